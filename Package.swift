@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SparseCache",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SparseFile", targets: ["SparseFile"]),
+        .executable(name: "sparsecache", targets: ["sparsecache"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CXXHash",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "SparseFile",
+            dependencies: ["CXXHash", "CZlib"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "sparsecache",
+            dependencies: [
+                "SparseFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "SparseFileTests",
+            dependencies: ["SparseFile", "sparsecache"],
+            swiftSettings: strictSwift
+        ),
+    ]
+)

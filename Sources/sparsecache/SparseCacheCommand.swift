@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `sparsecache` command line: inspect, verify and repair cache files, manage stores,
+/// work with HLS playlists and run the caching proxy.
+struct SparseCacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sparsecache",
+        abstract: "Inspect, verify and repair SparseCache files, stores and HLS playlists.",
+        subcommands: [
+        ]
+    )
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the system packages SparseCache needs when they are missing (Debian/Ubuntu).
+# Usage: scripts/ensure-deps.sh [build|test|bench]
+#   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
+#   test:  build + the real tools the end-to-end tests drive (ffmpeg, nginx)
+#   bench: test + load and timing tools (wrk, hyperfine, python3-venv)
+set -euo pipefail
+level=${1:-build}
+
+need=()
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkg-config --exists libxxhash 2>/dev/null || need+=(libxxhash-dev)
+pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
+if [ "$level" = test ] || [ "$level" = bench ]; then
+    command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+fi
+if [ "$level" = bench ]; then
+    command -v wrk >/dev/null 2>&1 || need+=(wrk)
+    command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
+    python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+
+echo "installing: ${need[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install: ${need[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
