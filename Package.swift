@@ -48,3 +48,23 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets exist only in fuzz builds (scripts/fuzz.sh sets SPARSECACHE_FUZZ=1 and
+// builds with -sanitize=fuzzer): without libFuzzer's `main` they cannot link. Each target
+// is Fuzz/<name>/<name>.swift beside its seed corpus, dictionary and kept crash inputs.
+let fuzzTargets: [(name: String, module: String)] = [
+    ("FuzzSparseHeader", "SparseFile"),
+]
+if Context.environment["SPARSECACHE_FUZZ"] != nil {
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: target.name,
+                dependencies: [.target(name: target.module)],
+                path: "Fuzz/\(target.name)",
+                sources: ["\(target.name).swift"],
+                swiftSettings: strictSwift
+            )
+        )
+    }
+}
