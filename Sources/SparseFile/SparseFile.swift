@@ -1,0 +1,270 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// One cached resource in one file: a sparse, checksummed, crash-safe store of any byte ranges
+/// of the resource, with the metadata to serve them (Docs/FORMAT.md describes the bytes).
+///
+/// A `SparseFile` is shared by one writer and any number of readers in a process. Readers see
+/// appended bytes as soon as ``write(_:at:)`` returns, before they are committed; a crash
+/// loses only what was not committed, and every byte a reader gets has passed its XXH3 check.
+///
+/// ```swift
+/// let file = try SparseFile.create(at: path, metadata: ResourceMetadata(key: url, contentLength: 1_000_000))
+/// try file.write(chunk, at: 0)
+/// try file.commit()
+/// if case .bytes(let bytes) = try file.read(ByteRange(offset: 0, length: 1024)!) { ... }
+/// ```
+public final class SparseFile: Sendable {
+    /// Whether a file is opened for reading only or by its single writer.
+    public enum Mode: Sendable {
+        case readOnly
+        case readWrite
+    }
+
+    /// The path the file was opened at.
+    public let path: String
+    /// Whether this instance may write (it then holds the file's writer lock).
+    public let isWritable: Bool
+    let options: SparseFileOptions
+    let state: Mutex<State>
+    /// Serializes writers, commits and maintenance. Held during their I/O, never by readers.
+    let writer: Mutex<WriterState>
+
+    struct State {
+        var descriptor: FileDescriptor?
+        var map: ExtentMap
+        var metadata: ResourceMetadata
+        /// Every data byte written so far, committed or not.
+        var dataEnd: UInt64
+        var verified = BlockSet()
+        /// How to check a partial last block this process did not write.
+        var committedTail: CommittedTail?
+        var generation: UInt64
+        var activeSlot: Int
+        var createdAt: UInt64
+        var isSpilled: Bool
+        /// Bumped by every change a commit must persist.
+        var changeCount: UInt64 = 0
+        var committedChangeCount: UInt64 = 0
+        var corruptBlocksDetected: UInt64 = 0
+
+        func openDescriptor() throws(SparseFileError) -> FileDescriptor {
+            guard let descriptor else { throw .closed }
+            return descriptor
+        }
+    }
+
+    struct CommittedTail {
+        var block: UInt64
+        var length: Int
+        var checksum: UInt64
+    }
+
+    struct SpillArea: Equatable {
+        var offset: UInt64
+        var capacity: UInt64
+    }
+
+    struct WriterState {
+        /// The bytes of the partial last block, needed to checksum it at each commit.
+        var tail: [UInt8] = []
+        /// Checksums of blocks that filled up since the last commit, for consecutive blocks
+        /// from `pendingFirstBlock` on.
+        var pendingChecksums: [UInt64] = []
+        var pendingFirstBlock: UInt64 = 0
+        /// Each slot's spill area, reused while the compressed body fits.
+        var spillAreas: [SpillArea?] = [nil, nil]
+        var bytesSinceCommit: UInt64 = 0
+    }
+
+    init(path: String, isWritable: Bool, options: SparseFileOptions, state: State, writer: WriterState) {
+        self.path = path
+        self.isWritable = isWritable
+        self.options = options
+        self.state = Mutex(state)
+        self.writer = Mutex(writer)
+    }
+
+    // MARK: Opening
+
+    /// Creates a new, empty cache file at `path` and opens it for writing. Fails with
+    /// ``SparseFileError/Code/conflict`` when a file already exists there.
+    ///
+    /// The file appears atomically: it is written under a temporary name, synchronized and
+    /// linked into place, so a crash never leaves a half-made file at `path`.
+    public static func create(
+        at path: String, metadata: ResourceMetadata, options: SparseFileOptions = SparseFileOptions()
+    ) throws(SparseFileError) -> SparseFile {
+        try Self.validate(metadata, extents: [])
+        let temporary = Directory.temporarySibling(of: path, purpose: "new")
+        defer { Directory.remove(temporary) }
+        do throws(SparseFileError) {
+            let descriptor = try FileDescriptor.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL, calls: options.systemCalls)
+            let body = HeaderBody(metadata: metadata, extents: []).encoded()
+            guard body.count <= HeaderSlot.inlineCapacity else {
+                throw SparseFileError(.invalidArgument, "metadata of \(body.count) bytes does not fit a new file's header")
+            }
+            let slot = HeaderSlot(
+                slotIndex: 0, generation: 1, dataEnd: 0, contentLength: metadata.contentLength,
+                cachedBytes: 0, extentCount: 0, tailChecksum: 0, storage: .inline,
+                storedBodyLength: UInt64(body.count), bodyLength: UInt64(body.count),
+                bodyChecksum: Checksum.of(body), createdAt: Self.now(), inlineBody: body)
+            try descriptor.write(slot.encoded(), at: 0)
+            try descriptor.write([UInt8](repeating: 0, count: FileLayout.slotSize), at: FileLayout.slotFileOffset(1))
+            if options.durability != .none { try descriptor.synchronize() }
+            try Directory.linkWithoutReplacing(temporary, at: path)
+            if options.durability != .none { try Directory.synchronize(Directory.parent(of: path)) }
+        } catch {
+            throw error.at(path)
+        }
+        return try open(at: path, mode: .readWrite, expectedKey: metadata.key, options: options)
+    }
+
+    /// Opens an existing cache file.
+    ///
+    /// - Parameters:
+    ///   - expectedKey: when given, a file holding another key fails with
+    ///     ``SparseFileError/Code/keyMismatch`` (a hash collision in a store is a miss, never
+    ///     someone else's bytes).
+    /// - Throws: ``SparseFileError/Code/notACacheFile``, ``SparseFileError/Code/unsupportedVersion``,
+    ///   ``SparseFileError/Code/corruptHeader`` when neither header slot is valid, and
+    ///   ``SparseFileError/Code/lockedByAnotherWriter`` for a second writer.
+    public static func open(
+        at path: String, mode: Mode = .readOnly, expectedKey: String? = nil,
+        options: SparseFileOptions = SparseFileOptions()
+    ) throws(SparseFileError) -> SparseFile {
+        do throws(SparseFileError) {
+            let flags = mode == .readWrite ? O_RDWR : O_RDONLY
+            let descriptor = try FileDescriptor.open(path, flags: flags, calls: options.systemCalls)
+            if mode == .readWrite { try descriptor.lockForWriting() }
+            let loaded = try HeaderLoader(descriptor: descriptor, maximumBodyLength: options.maximumBodyLength).load()
+            if let expectedKey, loaded.body.metadata.key != expectedKey {
+                throw SparseFileError(.keyMismatch, "file holds key \"\(loaded.body.metadata.key)\", not \"\(expectedKey)\"")
+            }
+            let (state, writer) = Self.initialState(descriptor: descriptor, loaded: loaded)
+            let file = SparseFile(path: path, isWritable: mode == .readWrite, options: options, state: state, writer: writer)
+            if mode == .readWrite {
+                try file.prepareForWriting(otherSlot: loaded.otherSlot)
+            }
+            return file
+        } catch {
+            throw error.at(path)
+        }
+    }
+
+    /// Opens the file for writing, creating it with `metadata` when it does not exist.
+    public static func openOrCreate(
+        at path: String, metadata: ResourceMetadata, options: SparseFileOptions = SparseFileOptions()
+    ) throws(SparseFileError) -> SparseFile {
+        do throws(SparseFileError) {
+            return try open(at: path, mode: .readWrite, expectedKey: metadata.key, options: options)
+        } catch where error.errno == ENOENT {
+            do {
+                return try create(at: path, metadata: metadata, options: options)
+            } catch where error.code == .conflict {
+                return try open(at: path, mode: .readWrite, expectedKey: metadata.key, options: options)
+            }
+        }
+    }
+
+    private static func initialState(descriptor: FileDescriptor, loaded: HeaderLoader.Loaded) -> (State, WriterState) {
+        let slot = loaded.slot
+        var tail: CommittedTail?
+        let tailLength = Int(slot.dataEnd % FileLayout.blockSize)
+        if tailLength > 0 {
+            tail = CommittedTail(block: FileLayout.block(containing: slot.dataEnd), length: tailLength, checksum: slot.tailChecksum)
+        }
+        var spilled = false
+        var writer = WriterState()
+        if case .spilled(let offset, let capacity) = slot.storage {
+            spilled = true
+            writer.spillAreas[slot.slotIndex] = SpillArea(offset: offset, capacity: capacity)
+        }
+        let state = State(
+            descriptor: descriptor, map: ExtentMap(loaded.body.extents), metadata: loaded.body.metadata,
+            dataEnd: slot.dataEnd, committedTail: tail, generation: slot.generation,
+            activeSlot: slot.slotIndex, createdAt: slot.createdAt, isSpilled: spilled)
+        return (state, writer)
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
+    }
+
+    // MARK: What the file holds
+
+    /// The resource metadata as last set (committed or not).
+    public var metadata: ResourceMetadata { state.withLock { $0.metadata } }
+    /// The cache key.
+    public var key: String { metadata.key }
+    /// The resource's total length, when known.
+    public var contentLength: UInt64? { metadata.contentLength }
+    /// The cached original ranges, sorted, with touching ranges merged.
+    public var cachedRanges: [ByteRange] { state.withLock { $0.map.mergedRanges } }
+    /// How many bytes of the resource are cached.
+    public var cachedByteCount: UInt64 { state.withLock { $0.map.cachedBytes } }
+    /// How many extents the range table holds (touching ranges stored apart count separately).
+    public var extentCount: Int { state.withLock { $0.map.count } }
+    /// Whether every byte of a resource of known length is cached.
+    public var isComplete: Bool {
+        state.withLock { state in
+            guard let length = state.metadata.contentLength else { return false }
+            return state.map.cachedBytes == length
+        }
+    }
+    /// The sub-ranges of `range` that are not cached, sorted.
+    public func missingRanges(in range: ByteRange) -> [ByteRange] {
+        state.withLock { $0.map.missingRanges(in: range) }
+    }
+    /// How many bytes are cached contiguously from `offset` on (0 when `offset` is not cached).
+    public func cachedLength(from offset: UInt64) -> UInt64 {
+        state.withLock { $0.map.contiguousLength(from: offset) }
+    }
+    /// Whether changes wait for a ``commit()``.
+    public var hasUncommittedChanges: Bool { state.withLock { $0.changeCount != $0.committedChangeCount } }
+    /// How many corrupt blocks reads have detected (and dropped) since the file was opened.
+    public var corruptBlocksDetected: UInt64 { state.withLock { $0.corruptBlocksDetected } }
+
+    /// Facts about the committed header, for inspection tools.
+    public struct HeaderInfo: Sendable, Hashable {
+        public var formatVersion: Int
+        public var generation: UInt64
+        public var activeSlot: Int
+        public var dataEnd: UInt64
+        public var createdAt: UInt64
+        public var isTableSpilled: Bool
+        public var extentCount: Int
+        public var fileSize: UInt64
+    }
+
+    public var headerInfo: HeaderInfo {
+        get throws(SparseFileError) {
+            let (snapshot, descriptor) = try state.withLock { state throws(SparseFileError) in
+                (state, try state.openDescriptor())
+            }
+            return HeaderInfo(
+                formatVersion: Int(HeaderSlot.formatVersion), generation: snapshot.generation,
+                activeSlot: snapshot.activeSlot, dataEnd: snapshot.dataEnd, createdAt: snapshot.createdAt,
+                isTableSpilled: snapshot.isSpilled, extentCount: snapshot.map.count,
+                fileSize: try descriptor.size())
+        }
+    }
+
+    /// The extents as stored, in original order: `(original range, data offset)`.
+    public var storedExtents: [(range: ByteRange, dataOffset: UInt64)] {
+        state.withLock { $0.map.extents.map { ($0.originalRange, $0.data) } }
+    }
+
+    /// Commits pending changes (when writable) and closes the file. Readers that are in the
+    /// middle of a read finish it; later calls fail with ``SparseFileError/Code/closed``.
+    public func close() throws(SparseFileError) {
+        defer { state.withLock { $0.descriptor = nil } }
+        if isWritable && hasUncommittedChanges { try commit() }
+    }
+}

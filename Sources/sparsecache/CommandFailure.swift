@@ -24,7 +24,7 @@ struct CommandFailure: Error {
     var message: String
 
     func printAndExit() -> Never {
-        writeToStandardError("sparsecache: \(message)\n")
+        if !message.isEmpty { writeToStandardError("sparsecache: \(message)\n") }
         exit(code.rawValue)
     }
 }

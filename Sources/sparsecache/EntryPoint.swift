@@ -29,7 +29,8 @@ enum EntryPoint {
         } catch {
             let code = SparseCacheCommand.exitCode(for: error)
             if code == .success || error is ExitCode {
-                exit(code.rawValue)
+                // Help and version requests arrive here as "clean exits" that print themselves.
+                SparseCacheCommand.exit(withError: error)
             }
             CommandFailure(code: .failure, message: SparseCacheCommand.message(for: error)).printAndExit()
         }
@@ -38,8 +39,7 @@ enum EntryPoint {
     private static func exitForParseError(_ error: any Error) -> Never {
         let code = SparseCacheCommand.exitCode(for: error)
         if code == .success {
-            print(SparseCacheCommand.fullMessage(for: error))
-            exit(0)
+            SparseCacheCommand.exit(withError: error)
         }
         writeToStandardError(SparseCacheCommand.fullMessage(for: error) + "\n")
         exit(CommandFailure.Code.usage.rawValue)

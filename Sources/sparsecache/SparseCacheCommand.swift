@@ -7,6 +7,11 @@ struct SparseCacheCommand: AsyncParsableCommand {
         commandName: "sparsecache",
         abstract: "Inspect, verify and repair SparseCache files, stores and HLS playlists.",
         subcommands: [
+            FileCommand.self,
+            InspectCommand.self,
+            VerifyCommand.self,
+            RepairCommand.self,
+            CompactCommand.self,
         ]
     )
 }

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file descriptor that closes itself when the last reference goes away, so a reader
+/// that raced with compaction keeps reading the old file until it is done with it.
+/// Every helper retries `EINTR` and short transfers and reports failures as ``SparseFileError``.
+final class FileDescriptor: Sendable {
+    let rawValue: Int32
+    let path: String
+    let calls: SystemCalls
+
+    init(rawValue: Int32, path: String, calls: SystemCalls) {
+        self.rawValue = rawValue
+        self.path = path
+        self.calls = calls
+    }
+
+    deinit { close(rawValue) }
+
+    static func open(
+        _ path: String, flags: Int32, mode: mode_t = 0o644, calls: SystemCalls
+    ) throws(SparseFileError) -> FileDescriptor {
+        var descriptor: Int32
+        repeat {
+            descriptor = path.withCString { openFile($0, flags | O_CLOEXEC, mode) }
+        } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else {
+            let error = errno
+            if error == ENOENT { throw SparseFileError(.ioFailure, "no such file", path: path, errno: error) }
+            throw .system("open", errno: error, path: path)
+        }
+        return FileDescriptor(rawValue: descriptor, path: path, calls: calls)
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`; returns fewer only at end of file.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(SparseFileError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let result = calls.pread(rawValue, base + done, buffer.count - done, Int64(offset) + Int64(done))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .system("read", errno: errno, path: path)
+            }
+            if result == 0 { break }
+            done += result
+        }
+        return done
+    }
+
+    func readBytes(count: Int, at offset: UInt64) throws(SparseFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let done = try bytes.withMutableBytes { buffer throws(SparseFileError) in
+            try read(into: buffer, at: offset)
+        }
+        bytes.removeSubrange(done...)
+        return bytes
+    }
+
+    func write(_ buffer: UnsafeRawBufferPointer, at offset: UInt64) throws(SparseFileError) {
+        guard let base = buffer.baseAddress else { return }
+        var done = 0
+        while done < buffer.count {
+            let result = calls.pwrite(rawValue, base + done, buffer.count - done, Int64(offset) + Int64(done))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .system("write", errno: errno, path: path)
+            }
+            if result == 0 { throw .system("write", errno: EIO, path: path) }
+            done += result
+        }
+    }
+
+    func write(_ bytes: [UInt8], at offset: UInt64) throws(SparseFileError) {
+        try bytes.withBytes { buffer throws(SparseFileError) in try write(buffer, at: offset) }
+    }
+
+    func synchronize() throws(SparseFileError) {
+        var result: Int32
+        repeat { result = calls.fdatasync(rawValue) } while result < 0 && errno == EINTR
+        guard result == 0 else { throw .system("fdatasync", errno: errno, path: path) }
+    }
+
+    func truncate(to length: UInt64) throws(SparseFileError) {
+        var result: Int32
+        repeat { result = calls.ftruncate(rawValue, Int64(length)) } while result < 0 && errno == EINTR
+        guard result == 0 else { throw .system("ftruncate", errno: errno, path: path) }
+    }
+
+    func size() throws(SparseFileError) -> UInt64 {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw .system("fstat", errno: errno, path: path) }
+        return UInt64(info.st_size)
+    }
+
+    /// Takes the advisory exclusive lock that marks the single writer of a file.
+    func lockForWriting() throws(SparseFileError) {
+        var result: Int32
+        repeat { result = flock(rawValue, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
+        guard result == 0 else {
+            if errno == EWOULDBLOCK {
+                throw SparseFileError(.lockedByAnotherWriter, "another process has this file open for writing", path: path)
+            }
+            throw .system("flock", errno: errno, path: path)
+        }
+    }
+}
+
+private func openFile(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
+}

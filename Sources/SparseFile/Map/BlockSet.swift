@@ -1,0 +1,30 @@
+/// A growable bitset of block numbers: the blocks this process has already verified (or wrote
+/// itself), so the read path hashes each block at most once per open file.
+struct BlockSet {
+    private var words: [UInt64] = []
+
+    func contains(_ block: UInt64) -> Bool {
+        let word = Int(block >> 6)
+        guard word < words.count else { return false }
+        return words[word] & (1 << (block & 63)) != 0
+    }
+
+    mutating func insert(_ block: UInt64) {
+        let word = Int(block >> 6)
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        words[word] |= 1 << (block & 63)
+    }
+
+    mutating func insert(blocksFrom first: UInt64, through last: UInt64) {
+        guard first <= last else { return }
+        for block in first...last { insert(block) }
+    }
+
+    mutating func remove(_ block: UInt64) {
+        let word = Int(block >> 6)
+        guard word < words.count else { return }
+        words[word] &= ~(1 << (block & 63))
+    }
+
+    mutating func removeAll() { words.removeAll() }
+}
