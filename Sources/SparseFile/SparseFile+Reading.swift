@@ -75,33 +75,47 @@ extension SparseFile {
         blocks: [UInt64], pieces: [ReadPiece], buffer: UnsafeRawBufferPointer,
         space: DataSpace, tail: CommittedTail?
     ) throws(SparseFileError) -> [UInt64] {
-        guard let first = blocks.first, let last = blocks.last else { return [] }
-        let stored = try space.readChecksums(from: first, count: Int(last - first + 1))
+        // Pieces need not be in data order; checksums are read once per run of adjacent blocks.
+        let ordered = Set(blocks).sorted()
         var bad: [UInt64] = []
         var scratch: [UInt8] = []
-        for block in blocks {
-            var length = Int(FileLayout.blockSize)
-            var expected = stored[Int(block - first)]
-            if let tail, tail.block == block {
-                length = tail.length
-                expected = tail.checksum
+        var runStart = 0
+        while runStart < ordered.count {
+            var runEnd = runStart + 1
+            while runEnd < ordered.count, ordered[runEnd] == ordered[runEnd - 1] + 1 { runEnd += 1 }
+            let stored = try space.readChecksums(from: ordered[runStart], count: runEnd - runStart)
+            for (index, block) in ordered[runStart..<runEnd].enumerated() {
+                var length = Int(FileLayout.blockSize)
+                var expected = stored[index]
+                if let tail, tail.block == block {
+                    length = tail.length
+                    expected = tail.checksum
+                }
+                if try !blockMatches(block, length: length, expected: expected, pieces: pieces, buffer: buffer,
+                                     space: space, scratch: &scratch) {
+                    bad.append(block)
+                }
             }
-            let start = FileLayout.blockStart(block)
-            let end = start + UInt64(length)
-            if let piece = pieces.first(where: { $0.data <= start && end <= $0.data + UInt64($0.length) }) {
-                let from = piece.bufferOffset + Int(start - piece.data)
-                let bytes = UnsafeRawBufferPointer(rebasing: buffer[from..<from + length])
-                if Checksum.ofBlock(bytes, block: block) != expected { bad.append(block) }
-                continue
-            }
-            if scratch.count != length { scratch = [UInt8](repeating: 0, count: length) }
-            let matches = try scratch.withMutableBytes { bytes throws(SparseFileError) in
-                let got = try space.read(into: bytes, at: start)
-                return got == length && Checksum.ofBlock(UnsafeRawBufferPointer(bytes), block: block) == expected
-            }
-            if !matches { bad.append(block) }
+            runStart = runEnd
         }
         return bad
+    }
+
+    private func blockMatches(
+        _ block: UInt64, length: Int, expected: UInt64, pieces: [ReadPiece], buffer: UnsafeRawBufferPointer,
+        space: DataSpace, scratch: inout [UInt8]
+    ) throws(SparseFileError) -> Bool {
+        let start = FileLayout.blockStart(block)
+        let end = start + UInt64(length)
+        if let piece = pieces.first(where: { $0.data <= start && end <= $0.data + UInt64($0.length) }) {
+            let from = piece.bufferOffset + Int(start - piece.data)
+            return Checksum.ofBlock(UnsafeRawBufferPointer(rebasing: buffer[from..<from + length]), block: block) == expected
+        }
+        if scratch.count != length { scratch = [UInt8](repeating: 0, count: length) }
+        return try scratch.withMutableBytes { bytes throws(SparseFileError) in
+            let got = try space.read(into: bytes, at: start)
+            return got == length && Checksum.ofBlock(UnsafeRawBufferPointer(bytes), block: block) == expected
+        }
     }
 
     /// Drops every cached byte stored in `blocks` from the map (a corrupt block is a miss from

@@ -145,14 +145,18 @@ extension SparseFile {
                     throw SparseFileError(.ioFailure, "zlib could not compress the header body", path: path)
                 }
                 let area = try spillArea(for: target, fitting: UInt64(compressed.count), descriptor: descriptor, writer: &writer)
-                try compressed.withBytes { bytes throws(SparseFileError) in
-                    try DataSpace(descriptor: descriptor).write(bytes, at: area.offset)
-                }
                 storage = .spilled(offset: area.offset, capacity: area.capacity)
                 stored = compressed
             }
             try flushPendingChecksums(descriptor: descriptor, writer: &writer)
+            // This sync makes the data durable before any header can describe it, and it makes
+            // the slot in use durable before the target's spill area and slot are overwritten.
             if options.durability != .none { try descriptor.synchronize() }
+            if case .spilled(let offset, _) = storage {
+                try stored.withBytes { bytes throws(SparseFileError) in
+                    try DataSpace(descriptor: descriptor).write(bytes, at: offset)
+                }
+            }
             let dataEnd = state.withLock { $0.dataEnd }
             let slot = HeaderSlot(
                 slotIndex: target, generation: snapshot.generation + 1, dataEnd: dataEnd,

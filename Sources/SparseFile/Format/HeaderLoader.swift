@@ -21,6 +21,8 @@ struct HeaderLoader {
         for index in 0..<FileLayout.slotCount {
             do {
                 let bytes = try descriptor.readBytes(count: FileLayout.slotSize, at: FileLayout.slotFileOffset(index))
+                // A new file's second slot is all zeros until its first commit: empty, not damaged.
+                if index > 0 && bytes.allSatisfy({ $0 == 0 }) { continue }
                 slots[index] = try HeaderSlot.decode(bytes, expectedIndex: index)
             } catch {
                 problems[index] = error
@@ -57,10 +59,11 @@ struct HeaderLoader {
     /// and a file with no magic at all is not a cache file.
     private static func bestError(_ problems: [SparseFileError?]) -> SparseFileError {
         let errors = problems.compactMap { $0 }
-        if let newer = errors.first(where: { $0.code == .unsupportedVersion }) { return newer }
-        if let notOurs = errors.first(where: { $0.code == .notACacheFile }) { return notOurs }
         if let io = errors.first(where: { $0.code == .ioFailure }) { return io }
-        let reasons = errors.map { $0.message }.joined(separator: "; ")
+        if let newer = errors.first(where: { $0.code == .unsupportedVersion }) { return newer }
+        // A file is ours when any slot carries the magic; only then is damage "corrupt".
+        if errors.allSatisfy({ $0.code == .notACacheFile }), let notOurs = errors.first { return notOurs }
+        let reasons = errors.filter { $0.code != .notACacheFile }.map { $0.message }.joined(separator: "; ")
         return .corrupt("no valid header slot: \(reasons)")
     }
 
