@@ -1,0 +1,48 @@
+import Foundation
+
+/// Runs the `sparsecache` executable built beside the test bundle, as scripts would: standard
+/// input comes from a file, standard output and error go to files read after it exits.
+struct CommandLineTool {
+    struct Result {
+        var status: Int32
+        var standardOutput: Data
+        var standardError: String
+        var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+    }
+
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("sparsecache")
+    }
+
+    /// Starts the tool with standard input read from `inputFile` and output discarded.
+    static func launch(_ arguments: [String], inputFile: String) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle(forReadingAtPath: inputFile)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+        let scratch = TemporaryDirectory("cli")
+        let paths = (input: scratch.file("in"), output: scratch.file("out"), error: scratch.file("err"))
+        try input.write(to: URL(fileURLWithPath: paths.input))
+        for path in [paths.output, paths.error] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle(forReadingAtPath: paths.input)
+        process.standardOutput = FileHandle(forWritingAtPath: paths.output)
+        process.standardError = FileHandle(forWritingAtPath: paths.error)
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: try Data(contentsOf: URL(fileURLWithPath: paths.output)),
+            standardError: String(decoding: try Data(contentsOf: URL(fileURLWithPath: paths.error)), as: UTF8.self))
+    }
+}
