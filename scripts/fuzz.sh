@@ -53,7 +53,7 @@ case "${1:-smoke}" in
     list) targets ;;
     smoke)
         seconds=${2:-5}
-        build
+        for name in $(targets); do build --product "$name"; done
         for name in $(targets); do run_target "$name" "$seconds"; done
         ;;
     run)

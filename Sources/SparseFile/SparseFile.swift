@@ -104,16 +104,7 @@ public final class SparseFile: Sendable {
         defer { Directory.remove(temporary) }
         do throws(SparseFileError) {
             let descriptor = try FileDescriptor.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL, calls: options.systemCalls)
-            let body = HeaderBody(metadata: metadata, extents: []).encoded()
-            guard body.count <= HeaderSlot.inlineCapacity else {
-                throw SparseFileError(.invalidArgument, "metadata of \(body.count) bytes does not fit a new file's header")
-            }
-            let slot = HeaderSlot(
-                slotIndex: 0, generation: 1, dataEnd: 0, contentLength: metadata.contentLength,
-                cachedBytes: 0, extentCount: 0, tailChecksum: 0, storage: .inline,
-                storedBodyLength: UInt64(body.count), bodyLength: UInt64(body.count),
-                bodyChecksum: Checksum.of(body), createdAt: Self.now(), inlineBody: body)
-            try descriptor.write(slot.encoded(), at: 0)
+            try descriptor.write(try Self.initialSlot(for: metadata, descriptor: descriptor).encoded(), at: 0)
             try descriptor.write([UInt8](repeating: 0, count: FileLayout.slotSize), at: FileLayout.slotFileOffset(1))
             if options.durability != .none { try descriptor.synchronize() }
             try Directory.linkWithoutReplacing(temporary, at: path)
@@ -122,6 +113,29 @@ public final class SparseFile: Sendable {
             throw error.at(path)
         }
         return try open(at: path, mode: .readWrite, expectedKey: metadata.key, options: options)
+    }
+
+    /// The first header of a new file. Metadata too large for the slot (a long key) goes to a
+    /// spill area at the start of the data space, as later commits would put it.
+    private static func initialSlot(for metadata: ResourceMetadata, descriptor: FileDescriptor) throws(SparseFileError) -> HeaderSlot {
+        let body = HeaderBody(metadata: metadata, extents: []).encoded()
+        var slot = HeaderSlot(
+            slotIndex: 0, generation: 1, dataEnd: 0, contentLength: metadata.contentLength,
+            cachedBytes: 0, extentCount: 0, tailChecksum: 0, storage: .inline,
+            storedBodyLength: UInt64(body.count), bodyLength: UInt64(body.count),
+            bodyChecksum: Checksum.of(body), createdAt: Self.now(), inlineBody: body)
+        guard body.count > HeaderSlot.inlineCapacity else { return slot }
+        guard let compressed = Zlib.compress(body) else {
+            throw SparseFileError(.ioFailure, "zlib could not compress the header body")
+        }
+        let capacity = FileLayout.alignUp(UInt64(compressed.count))
+        try compressed.withBytes { bytes throws(SparseFileError) in try DataSpace(descriptor: descriptor).write(bytes, at: 0) }
+        slot.storage = .spilled(offset: 0, capacity: capacity)
+        slot.dataEnd = capacity
+        slot.storedBodyLength = UInt64(compressed.count)
+        slot.bodyChecksum = Checksum.of(compressed)
+        slot.inlineBody = []
+        return slot
     }
 
     /// Opens an existing cache file.

@@ -188,4 +188,19 @@ struct ReadWriteTests {
         #expect(try reopened.read(range(7_777_000, 100)) == .bytes(origin.bytes(7_777_000, 100)))
         #expect(try reopened.verify().isSound)
     }
+
+    @Test func aKeyTooLongForTheSlotIsStoredInASpillArea() throws {
+        let key = "https://cdn.example/video.mp4?token=" + String(repeating: "t", count: 20_000)
+        let path = directory.file("long")
+        let file = try SparseFile.create(at: path, metadata: ResourceMetadata(key: key))
+        try file.write(origin.bytes(0, 10), at: 0)
+        try file.close()
+        let reopened = try SparseFile.open(at: path, expectedKey: key)
+        #expect(try reopened.read(range(0, 10)) == .bytes(origin.bytes(0, 10)))
+        #expect(try reopened.verify().isSound)
+        let tooLong = String(repeating: "k", count: 70_000)
+        #expect(throws: SparseFileError.invalidArgument) {
+            try SparseFile.create(at: directory.file("too-long"), metadata: ResourceMetadata(key: tooLong))
+        }
+    }
 }
