@@ -29,8 +29,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(
+            name: "CChecksum",
+            dependencies: ["CXXHash"]
+        ),
+        .target(
             name: "SparseFile",
-            dependencies: ["CXXHash", "CZlib"],
+            dependencies: ["CChecksum", "CZlib"],
             swiftSettings: strictSwift
         ),
         .executableTarget(

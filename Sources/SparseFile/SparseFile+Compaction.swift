@@ -101,6 +101,7 @@ extension SparseFile {
             state.metadata = loaded.body.metadata
             state.dataEnd = slot.dataEnd
             state.verified.removeAll()
+            state.checksumPages.removeAll()
             if slot.dataEnd > 0 {
                 state.verified.insert(blocksFrom: 0, through: FileLayout.block(containing: slot.dataEnd - 1))
             }

@@ -6,6 +6,19 @@ extension SparseFile {
         var length: Int
     }
 
+    /// What a read needs from the locked state.
+    private struct ReadPlan {
+        var descriptor: FileDescriptor
+        var pieces: [ReadPiece] = []
+        var unverified: [UInt64] = []
+        var missing: [ByteRange] = []
+        var tail: CommittedTail?
+    }
+
+    /// Reads no more than this many bytes around a small read, so its edge blocks can be
+    /// verified from the same read instead of being read again.
+    private static let alignedReadLimit = 64 * 1024
+
     /// Reads original bytes `offset..<offset + buffer.count` into `buffer`.
     ///
     /// Bytes come straight from the file into `buffer`. Each block is checked against its XXH3
@@ -17,41 +30,93 @@ extension SparseFile {
             throw SparseFileError(.invalidArgument, "read range overflows", path: path)
         }
         guard !range.isEmpty else { return .complete }
-        var pieces: [ReadPiece] = []
-        var unverified: [UInt64] = []
-        var missing: [ByteRange] = []
-        let (descriptor, tail) = try state.withLock { state throws(SparseFileError) in
-            let descriptor = try state.openDescriptor()
-            state.map.walk(range, present: { piece, data in
-                pieces.append(ReadPiece(bufferOffset: Int(piece.offset - offset), data: data, length: Int(piece.length)))
-                let last = FileLayout.block(containing: data + piece.length - 1)
-                for block in FileLayout.block(containing: data)...last where !state.verified.contains(block) {
-                    unverified.append(block)
-                }
-            }, missing: { missing.append($0) })
-            return (descriptor, state.committedTail)
-        }
-        guard missing.isEmpty else { return .missing(missing) }
+        let plan = try state.withLock { state throws(SparseFileError) in try Self.plan(range, in: state) }
+        guard plan.missing.isEmpty else { return .missing(plan.missing) }
+        let space = DataSpace(descriptor: plan.descriptor)
 
-        let space = DataSpace(descriptor: descriptor)
-        var shortBlocks: [UInt64] = []
-        for piece in pieces {
-            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[piece.bufferOffset..<piece.bufferOffset + piece.length])
-            let got = try space.read(into: slice, at: piece.data)
-            if got < piece.length {
-                shortBlocks.append(FileLayout.block(containing: piece.data + UInt64(got)))
+        if plan.unverified.isEmpty {
+            for piece in plan.pieces {
+                let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[piece.bufferOffset..<piece.bufferOffset + piece.length])
+                let got = try space.read(into: slice, at: piece.data)
+                if got < piece.length {
+                    return .missing(quarantine(blocks: [FileLayout.block(containing: piece.data + UInt64(got))], reportingWithin: range))
+                }
             }
+            return .complete
         }
-        if unverified.isEmpty && shortBlocks.isEmpty { return .complete }
-        let bad = try verify(blocks: unverified, pieces: pieces, buffer: UnsafeRawBufferPointer(buffer),
-                             space: space, tail: tail) + shortBlocks
-        guard bad.isEmpty else {
-            return .missing(quarantine(blocks: bad, reportingWithin: range))
+        let bad: [UInt64]
+        if plan.pieces.count == 1, let piece = plan.pieces.first, Self.alignedSpan(of: piece, tail: plan.tail).length <= UInt64(Self.alignedReadLimit) {
+            bad = try readAligned(piece, into: buffer, space: space, plan: plan)
+        } else {
+            bad = try readAndVerify(into: buffer, space: space, plan: plan)
         }
+        guard bad.isEmpty else { return .missing(quarantine(blocks: bad, reportingWithin: range)) }
         state.withLock { state in
-            for block in unverified { state.verified.insert(block) }
+            for block in plan.unverified { state.verified.insert(block) }
         }
         return .complete
+    }
+
+    private static func plan(_ range: ByteRange, in state: State) throws(SparseFileError) -> ReadPlan {
+        var plan = ReadPlan(descriptor: try state.openDescriptor(), tail: state.committedTail)
+        func add(_ piece: ReadPiece) {
+            plan.pieces.append(piece)
+            let last = FileLayout.block(containing: piece.data + UInt64(piece.length) - 1)
+            for block in FileLayout.block(containing: piece.data)...last where !state.verified.contains(block) {
+                plan.unverified.append(block)
+            }
+        }
+        if let extent = state.map.extent(covering: range) {
+            add(ReadPiece(bufferOffset: 0, data: extent.dataOffset(of: range.offset), length: Int(range.length)))
+            return plan
+        }
+        state.map.walk(range, present: { piece, data in
+            add(ReadPiece(bufferOffset: Int(piece.offset - range.offset), data: data, length: Int(piece.length)))
+        }, missing: { plan.missing.append($0) })
+        return plan
+    }
+
+    /// The data range of the whole blocks around `piece` (the last one cut at the committed tail).
+    private static func alignedSpan(of piece: ReadPiece, tail: CommittedTail?) -> ByteRange {
+        let first = FileLayout.block(containing: piece.data)
+        let last = FileLayout.block(containing: piece.data + UInt64(piece.length) - 1)
+        var end = FileLayout.blockStart(last + 1)
+        if let tail, tail.block == last { end = FileLayout.blockStart(last) + UInt64(tail.length) }
+        return ByteRange(uncheckedFrom: FileLayout.blockStart(first), to: end)
+    }
+
+    /// A small read with blocks still to verify: one read of the whole blocks into scratch
+    /// space, checked there, then copied out.
+    private func readAligned(
+        _ piece: ReadPiece, into buffer: UnsafeMutableRawBufferPointer, space: DataSpace, plan: ReadPlan
+    ) throws(SparseFileError) -> [UInt64] {
+        let span = Self.alignedSpan(of: piece, tail: plan.tail)
+        var scratch = [UInt8](repeating: 0, count: Int(span.length))
+        return try scratch.withMutableBytes { bytes throws(SparseFileError) in
+            let got = try space.read(into: bytes, at: span.offset)
+            let whole = ReadPiece(bufferOffset: 0, data: span.offset, length: got)
+            let bad = try verify(blocks: plan.unverified, pieces: [whole], buffer: UnsafeRawBufferPointer(bytes),
+                                 space: space, tail: plan.tail)
+            if bad.isEmpty {
+                let from = Int(piece.data - span.offset)
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[from..<from + piece.length]))
+            }
+            return bad
+        }
+    }
+
+    /// A larger read: straight into `buffer`, then the blocks it has not verified yet are checked.
+    private func readAndVerify(
+        into buffer: UnsafeMutableRawBufferPointer, space: DataSpace, plan: ReadPlan
+    ) throws(SparseFileError) -> [UInt64] {
+        var shortBlocks: [UInt64] = []
+        for piece in plan.pieces {
+            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[piece.bufferOffset..<piece.bufferOffset + piece.length])
+            let got = try space.read(into: slice, at: piece.data)
+            if got < piece.length { shortBlocks.append(FileLayout.block(containing: piece.data + UInt64(got))) }
+        }
+        return try verify(blocks: plan.unverified, pieces: plan.pieces, buffer: UnsafeRawBufferPointer(buffer),
+                          space: space, tail: plan.tail) + shortBlocks
     }
 
     /// Reads `range` into a new array.
@@ -70,35 +135,38 @@ extension SparseFile {
     }
 
     /// Checks `blocks` against their stored checksums and returns those that fail. A block that
-    /// lies whole inside the bytes just read is hashed in `buffer`; an edge block is read on its own.
+    /// lies whole inside the bytes read is hashed in `buffer`; an edge block is read on its own.
     private func verify(
         blocks: [UInt64], pieces: [ReadPiece], buffer: UnsafeRawBufferPointer,
         space: DataSpace, tail: CommittedTail?
     ) throws(SparseFileError) -> [UInt64] {
-        // Pieces need not be in data order; checksums are read once per run of adjacent blocks.
-        let ordered = Set(blocks).sorted()
         var bad: [UInt64] = []
         var scratch: [UInt8] = []
-        var runStart = 0
-        while runStart < ordered.count {
-            var runEnd = runStart + 1
-            while runEnd < ordered.count, ordered[runEnd] == ordered[runEnd - 1] + 1 { runEnd += 1 }
-            let stored = try space.readChecksums(from: ordered[runStart], count: runEnd - runStart)
-            for (index, block) in ordered[runStart..<runEnd].enumerated() {
-                var length = Int(FileLayout.blockSize)
-                var expected = stored[index]
-                if let tail, tail.block == block {
-                    length = tail.length
-                    expected = tail.checksum
-                }
-                if try !blockMatches(block, length: length, expected: expected, pieces: pieces, buffer: buffer,
-                                     space: space, scratch: &scratch) {
-                    bad.append(block)
-                }
+        for block in blocks {
+            var length = Int(FileLayout.blockSize)
+            let expected: UInt64
+            if let tail, tail.block == block {
+                length = tail.length
+                expected = tail.checksum
+            } else {
+                expected = try storedChecksum(of: block, space: space)
             }
-            runStart = runEnd
+            if try !blockMatches(block, length: length, expected: expected, pieces: pieces, buffer: buffer,
+                                 space: space, scratch: &scratch) {
+                bad.append(block)
+            }
         }
         return bad
+    }
+
+    /// A block's stored checksum, through the page cache.
+    private func storedChecksum(of block: UInt64, space: DataSpace) throws(SparseFileError) -> UInt64 {
+        if let cached = state.withLock({ $0.checksumPages.entry(for: block) }) { return cached }
+        let page = block / ChecksumPageCache.entriesPerPage
+        let entries = try space.readChecksums(from: page * ChecksumPageCache.entriesPerPage,
+                                              count: Int(ChecksumPageCache.entriesPerPage))
+        state.withLock { $0.checksumPages.insert(page: page, entries: entries) }
+        return entries[Int(block % ChecksumPageCache.entriesPerPage)]
     }
 
     private func blockMatches(

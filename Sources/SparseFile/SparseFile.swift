@@ -41,6 +41,7 @@ public final class SparseFile: Sendable {
         /// Every data byte written so far, committed or not.
         var dataEnd: UInt64
         var verified = BlockSet()
+        var checksumPages = ChecksumPageCache()
         /// How to check a partial last block this process did not write.
         var committedTail: CommittedTail?
         var generation: UInt64
@@ -106,9 +107,11 @@ public final class SparseFile: Sendable {
             let descriptor = try FileDescriptor.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL, calls: options.systemCalls)
             try descriptor.write(try Self.initialSlot(for: metadata, descriptor: descriptor).encoded(), at: 0)
             try descriptor.write([UInt8](repeating: 0, count: FileLayout.slotSize), at: FileLayout.slotFileOffset(1))
+            // The header must be durable before the name can be: a power loss then leaves either
+            // no file or a valid one. Making the name itself durable is only promised by `.full`.
             if options.durability != .none { try descriptor.synchronize() }
             try Directory.linkWithoutReplacing(temporary, at: path)
-            if options.durability != .none { try Directory.synchronize(Directory.parent(of: path)) }
+            if options.durability == .full { try Directory.synchronize(Directory.parent(of: path)) }
         } catch {
             throw error.at(path)
         }

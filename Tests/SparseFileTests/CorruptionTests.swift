@@ -44,7 +44,7 @@ struct CorruptionTests {
     /// Whether `offset` is a byte whose change must be detected: a header slot, a stored checksum
     /// of a block that holds cached bytes, or a cached byte itself.
     func isProtected(_ offset: UInt64, in file: SparseFile) -> Bool {
-        if offset < FileLayout.dataSpaceFileOffset { return true }
+        if offset < UInt64(FileLayout.slotCount * FileLayout.slotSize) { return true }
         for extent in file.storedExtents {
             let first = FileLayout.block(containing: extent.dataOffset)
             let last = FileLayout.block(containing: extent.dataOffset + extent.range.length - 1)
@@ -69,7 +69,16 @@ struct CorruptionTests {
         let path = directory.file("damaged")
         for round in 0..<250 {
             var bytes = pristine
-            let offset = Int.random(in: 0..<bytes.count, using: &generator)
+            // Most of the file's length is a hole; aim at the slots, the used part of the first
+            // checksum region and the data, with a few shots anywhere.
+            let regions = [
+                0..<Int(FileLayout.dataSpaceFileOffset) / 256,
+                Int(FileLayout.dataSpaceFileOffset)..<Int(FileLayout.dataSpaceFileOffset) + 16_384,
+                Int(FileLayout.fileOffset(ofData: 0))..<bytes.count,
+                0..<bytes.count,
+            ]
+            let region = regions[round % regions.count]
+            let offset = Int.random(in: region, using: &generator)
             bytes[offset] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &generator)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let mustDetect = isProtected(UInt64(offset), in: reference)

@@ -1,31 +1,35 @@
 /// The fixed geometry of a version-1 sparse cache file (see Docs/FORMAT.md, "Layout").
 ///
-/// The file is two 4 KiB header slots followed by the data space. The data space is a dense
-/// run of bytes, addressed by *data offsets* starting at 0, that is stored in groups: each
-/// group is one checksum page (512 little-endian XXH3-64 values) followed by the 512 data
-/// blocks it covers. Data offsets map to file offsets by arithmetic alone, so a reader can find
-/// the checksum of any block without an index.
+/// The file starts with a 2 MiB header area (two 4 KiB header slots; the rest is reserved and
+/// left as a hole), followed by the data space. The data space is a dense run of bytes,
+/// addressed by *data offsets* starting at 0, stored in groups: each group is a 2 MiB checksum
+/// region (262,144 little-endian XXH3-64 values) followed by the 1 GiB of data blocks it
+/// covers. Every data byte sits at the same offset modulo 2 MiB in the file as in the data
+/// space, so aligned appends and reads stay aligned for the kernel's page cache (large
+/// folios), and data offsets map to file offsets by arithmetic alone.
 enum FileLayout {
     static let slotSize = 4096
     static let slotCount = 2
-    static let dataSpaceFileOffset: UInt64 = 8192
+    static let dataSpaceFileOffset: UInt64 = 2 << 20
 
     static let blockSizeLog2: UInt8 = 12
-    static let blocksPerGroupLog2: UInt8 = 9
+    static let blocksPerGroupLog2: UInt8 = 18
     static let blockSize: UInt64 = 1 << 12
-    static let blocksPerGroup: UInt64 = 1 << 9
+    static let blocksPerGroup: UInt64 = 1 << 18
     static let checksumSize: UInt64 = 8
-    /// Data bytes per group (2 MiB).
+    /// The checksum region at the start of each group (2 MiB).
+    static let checksumRegionSize: UInt64 = blocksPerGroup * checksumSize
+    /// Data bytes per group (1 GiB).
     static let groupDataSize: UInt64 = blockSize * blocksPerGroup
-    /// File bytes per group: the checksum page plus the data blocks.
-    static let groupFileSize: UInt64 = blockSize + groupDataSize
+    /// File bytes per group: the checksum region plus the data blocks.
+    static let groupFileSize: UInt64 = checksumRegionSize + groupDataSize
 
     static func slotFileOffset(_ index: Int) -> UInt64 { UInt64(index * slotSize) }
 
     /// The file offset of the data byte at `dataOffset`.
     static func fileOffset(ofData dataOffset: UInt64) -> UInt64 {
         let group = dataOffset / groupDataSize
-        return dataSpaceFileOffset + group * groupFileSize + blockSize + dataOffset % groupDataSize
+        return dataSpaceFileOffset + group * groupFileSize + checksumRegionSize + dataOffset % groupDataSize
     }
 
     /// How many data bytes from `dataOffset` on are stored contiguously in the file.
@@ -39,7 +43,7 @@ enum FileLayout {
         return dataSpaceFileOffset + group * groupFileSize + (block % blocksPerGroup) * checksumSize
     }
 
-    /// The file size that holds the data space up to `dataEnd`: every checksum page of the
+    /// The file size that holds the data space up to `dataEnd`: every checksum region of the
     /// groups it touches and the data bytes themselves.
     static func fileSize(forDataEnd dataEnd: UInt64) -> UInt64 {
         guard dataEnd > 0 else { return dataSpaceFileOffset }

@@ -49,6 +49,15 @@ struct ExtentMap: Equatable {
         }
     }
 
+    /// The extent that holds all of `range`, if one does (the common case, checked without
+    /// allocating).
+    func extent(covering range: ByteRange) -> Extent? {
+        let index = firstIndex(endingAfter: range.offset)
+        guard index < extents.count else { return nil }
+        let extent = extents[index]
+        return extent.original <= range.offset && range.end <= extent.originalEnd ? extent : nil
+    }
+
     func missingRanges(in range: ByteRange) -> [ByteRange] {
         var gaps: [ByteRange] = []
         walk(range, present: { _, _ in }, missing: { gaps.append($0) })

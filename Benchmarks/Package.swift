@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+// Benchmarks live in their own package so the main package's users never build them.
+// Run them with the scripts in ../scripts (bench-*.sh), which build in release mode.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder name, which depends on where the repository was
+// cloned; read it from this file's location instead of hard-coding it.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = root.lastPathComponent
+
+let package = Package(
+    name: "SparseCacheBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: root.path),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SparseFileBenchmark",
+            dependencies: [.product(name: "SparseFile", package: rootIdentity)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

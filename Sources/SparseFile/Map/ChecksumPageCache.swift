@@ -1,0 +1,28 @@
+/// Recently read 4 KiB pages of stored block checksums (512 entries, covering 2 MiB of data),
+/// so that verifying scattered small reads costs one extra read per 2 MiB, not one per block.
+///
+/// Entries a reader looks up belong to committed blocks, which never change, so a cached page
+/// never goes stale for the blocks it is consulted for.
+struct ChecksumPageCache {
+    static let entriesPerPage: UInt64 = 512
+    static let capacity = 64
+
+    private var pages: [UInt64: [UInt64]] = [:]
+    private var order: [UInt64] = []
+
+    func entry(for block: UInt64) -> UInt64? {
+        pages[block / Self.entriesPerPage]?[Int(block % Self.entriesPerPage)]
+    }
+
+    mutating func insert(page: UInt64, entries: [UInt64]) {
+        if pages.updateValue(entries, forKey: page) == nil {
+            order.append(page)
+            if order.count > Self.capacity { pages[order.removeFirst()] = nil }
+        }
+    }
+
+    mutating func removeAll() {
+        pages.removeAll()
+        order.removeAll()
+    }
+}
