@@ -1,6 +1,11 @@
-// libFuzzer target: arbitrary bytes as a whole cache file. Opening must fail with a
-// SparseFileError or succeed; an opened file must serve only bytes that verify; a writer that
-// commits into it must leave a file that reopens. Anything else traps and is a finding.
+// libFuzzer target: arbitrary bytes as a cache file. Opening must fail with a SparseFileError
+// or succeed; an opened file must serve only bytes that verify; a writer that commits into it
+// must leave a file that reopens. Anything else traps and is a finding.
+//
+// The input is a compact image of the file's meaningful regions, because a real file starts
+// with 4 MiB of mostly holes: input bytes 0..<8192 are the two header slots (file offset 0),
+// the next 4096 are the first checksum page (file offset 2 MiB) and the rest is the data space
+// (file offset 4 MiB on). make-seeds.sh makes such images from real files.
 import SparseFile
 #if canImport(Glibc)
 import Glibc
@@ -9,10 +14,23 @@ import Glibc
 private let path = "/dev/shm/fuzz-sparse-header-\(getpid())"
 private let copyPath = path + ".w"
 
+private let headerArea = 8192
+private let checksumPage = 4096
+
 private func store(_ bytes: UnsafeRawBufferPointer, at target: String) {
     let descriptor = open(target, O_RDWR | O_CREAT | O_TRUNC, 0o644)
     precondition(descriptor >= 0, "cannot create \(target)")
-    if let base = bytes.baseAddress { precondition(write(descriptor, base, bytes.count) == bytes.count) }
+    let regions: [(range: Range<Int>, fileOffset: Int)] = [
+        (0..<headerArea, 0),
+        (headerArea..<headerArea + checksumPage, 2 << 20),
+        (headerArea + checksumPage..<Int.max, 4 << 20),
+    ]
+    for region in regions where region.range.lowerBound < bytes.count {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[region.range.lowerBound..<min(region.range.upperBound, bytes.count)])
+        if let base = slice.baseAddress {
+            precondition(pwrite(descriptor, base, slice.count, off_t(region.fileOffset)) == slice.count)
+        }
+    }
     close(descriptor)
 }
 
