@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SparseFile", targets: ["SparseFile"]),
+        .library(name: "CacheStore", targets: ["CacheStore"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
     dependencies: [
@@ -37,12 +38,23 @@ let package = Package(
             dependencies: ["CChecksum", "CZlib"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "CacheStore",
+            dependencies: ["SparseFile"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "sparsecache",
             dependencies: [
                 "SparseFile",
+                "CacheStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "CacheStoreTests",
+            dependencies: ["CacheStore", "SparseFile"],
             swiftSettings: strictSwift
         ),
         .testTarget(

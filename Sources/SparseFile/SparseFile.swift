@@ -285,3 +285,14 @@ public final class SparseFile: Sendable {
         if isWritable && hasUncommittedChanges { try commit() }
     }
 }
+
+extension SparseFile {
+    /// The bytes the file occupies on disk (allocated blocks; holes are free), which is what a
+    /// store counts against its size limit.
+    public var allocatedBytes: UInt64 {
+        get throws(SparseFileError) {
+            let descriptor = try state.withLock { state throws(SparseFileError) in try state.openDescriptor() }
+            return try descriptor.allocatedBytes()
+        }
+    }
+}

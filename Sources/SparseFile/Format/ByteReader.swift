@@ -1,30 +1,30 @@
 /// Reads what ``ByteWriter`` wrote from untrusted bytes: every read is bounds-checked and
 /// returns nil on short or malformed input instead of trapping.
-struct ByteReader {
+package struct ByteReader {
     private let bytes: [UInt8]
-    private(set) var position: Int
+    package private(set) var position: Int
 
-    init(_ bytes: [UInt8], position: Int = 0) {
+    package init(_ bytes: [UInt8], position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
-    var remaining: Int { bytes.count - position }
-    var isAtEnd: Bool { position >= bytes.count }
+    package var remaining: Int { bytes.count - position }
+    package var isAtEnd: Bool { position >= bytes.count }
 
-    mutating func readByte() -> UInt8? {
+    package mutating func readByte() -> UInt8? {
         guard position < bytes.count else { return nil }
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func readLittleEndianUInt16() -> UInt16? {
+    package mutating func readLittleEndianUInt16() -> UInt16? {
         guard remaining >= 2 else { return nil }
         defer { position += 2 }
         return UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
     }
 
-    mutating func readLittleEndianUInt64() -> UInt64? {
+    package mutating func readLittleEndianUInt64() -> UInt64? {
         guard remaining >= 8 else { return nil }
         var value: UInt64 = 0
         for index in 0..<8 {
@@ -35,7 +35,7 @@ struct ByteReader {
     }
 
     /// A LEB128 varint of at most 10 bytes whose value fits in 64 bits.
-    mutating func readVarint() -> UInt64? {
+    package mutating func readVarint() -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while let byte = readByte() {
@@ -50,7 +50,7 @@ struct ByteReader {
     }
 
     /// A varint length followed by that many bytes; nil when the length exceeds `limit` or the input.
-    mutating func readLengthPrefixed(limit: Int) -> ArraySlice<UInt8>? {
+    package mutating func readLengthPrefixed(limit: Int) -> ArraySlice<UInt8>? {
         guard let length = readVarint(), let count = Int(exactly: length),
               count <= limit, count <= remaining else { return nil }
         defer { position += count }

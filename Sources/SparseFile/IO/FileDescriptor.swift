@@ -96,6 +96,12 @@ final class FileDescriptor: Sendable {
         return UInt64(info.st_size)
     }
 
+    func allocatedBytes() throws(SparseFileError) -> UInt64 {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw .system("fstat", errno: errno, path: path) }
+        return UInt64(info.st_blocks) * 512
+    }
+
     /// Takes the advisory exclusive lock that marks the single writer of a file.
     func lockForWriting() throws(SparseFileError) {
         var result: Int32

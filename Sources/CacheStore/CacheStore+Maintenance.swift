@@ -1,0 +1,145 @@
+import SparseFile
+
+extension CacheStore {
+    /// Every entry, most recently used first.
+    public var entries: [EntryInfo] {
+        state.withLock { state in
+            state.records.values.sorted { $0.accessSequence > $1.accessSequence }.map(EntryInfo.init)
+        }
+    }
+
+    /// One entry, or nil.
+    public func entry(for key: String) -> EntryInfo? {
+        state.withLock { state in state.records[key].map(EntryInfo.init) }
+    }
+
+    /// The disk space all entries take, in bytes (kept up to date, never a directory walk).
+    public var totalBytes: UInt64 { state.withLock { $0.totalBytes } }
+
+    /// The counters since the store was created.
+    public var statistics: StoreStatistics { state.withLock { $0.statistics } }
+
+    /// Stores `bytes` at `offset` of `key` in one go (the fetch already happened). Bytes that
+    /// are cached or being fetched by someone else are skipped.
+    public func put(key: String, offset: UInt64, bytes: [UInt8], metadata: EntryMetadata = EntryMetadata()) throws(CacheStoreError) {
+        guard let range = ByteRange(offset: offset, length: UInt64(bytes.count)) else { throw .invalidArgument }
+        let claim = try claim(key: key, range: range)
+        for fill in claim.fills {
+            do throws(CacheStoreError) {
+                try fill.start(metadata)
+                let from = Int(fill.range.offset - offset)
+                try fill.write(Array(bytes[from..<from + Int(fill.range.length)]))
+                try fill.finish()
+            } catch {
+                fill.fail(error)
+                throw error
+            }
+        }
+    }
+
+    /// Stores a stream of chunks from `offset` on, as they arrive; readers follow them. Bytes
+    /// already cached or being fetched by another fill are skipped. The fill is cancelled with
+    /// the calling task (what was written is kept).
+    ///
+    /// - Returns: the bytes stored.
+    @discardableResult
+    public func fill<Chunks: AsyncSequence>(
+        key: String, offset: UInt64, metadata: EntryMetadata, chunks: Chunks
+    ) async throws -> UInt64 where Chunks.Element == [UInt8] {
+        guard let range = ByteRange(from: offset, to: max(offset, metadata.contentLength ?? UInt64.max)) else {
+            throw CacheStoreError(.invalidArgument, "offset \(offset) lies past the content length")
+        }
+        var pending = try claim(key: key, range: range).fills[...]
+        var position = offset
+        var stored: UInt64 = 0
+        do {
+            for fill in pending { try fill.start(metadata) }
+            for try await chunk in chunks {
+                try Task.checkCancellation()
+                let chunkEnd = position + UInt64(chunk.count)
+                while let fill = pending.first, fill.position < chunkEnd {
+                    let from = Int(max(fill.position, position) - position)
+                    let written = try fill.write(Array(chunk[from...]))
+                    stored += UInt64(written)
+                    guard fill.position == fill.range.end else { break }
+                    try fill.finish()
+                    pending.removeFirst()
+                }
+                position = chunkEnd
+            }
+            for fill in pending { try fill.finish(resourceEnded: metadata.contentLength == nil && fill.position == position) }
+        } catch {
+            for fill in pending { fill.fail(error) }
+            throw error
+        }
+        return stored
+    }
+
+    /// Removes an entry; returns the bytes freed (0 when there was none).
+    @discardableResult
+    public func remove(key: String) throws(CacheStoreError) -> UInt64 {
+        try checkWritable()
+        let freed = state.withLock { state in removeEntry(key, in: &state, reason: "removed") }
+        try saveIndex()
+        return freed
+    }
+
+    /// Removes every entry; returns the bytes freed.
+    @discardableResult
+    public func clear() throws(CacheStoreError) -> UInt64 {
+        try checkWritable()
+        let freed = state.withLock { state in
+            state.records.keys.reduce(UInt64(0)) { total, key in total + removeEntry(key, in: &state, reason: "the store was cleared") }
+        }
+        try saveIndex()
+        return freed
+    }
+
+    /// Pins or unpins an entry: pinned entries are never evicted.
+    public func setPinned(_ pinned: Bool, for key: String) throws(CacheStoreError) {
+        try updateEntry(key) { record, attributes in
+            record.pinned = pinned
+            attributes[EntryAttribute.pinned] = pinned ? "1" : nil
+        }
+    }
+
+    /// Sets when an entry expires (`nil`: never), counting from now.
+    public func setTimeToLive(_ timeToLive: Duration?, for key: String) throws(CacheStoreError) {
+        let expires = timeToLive.flatMap { expiry(for: EntryMetadata(timeToLive: $0), from: Self.now()) }
+        try updateEntry(key) { record, attributes in
+            record.expires = expires
+            attributes[EntryAttribute.expires] = expires.map(String.init)
+        }
+    }
+
+    /// Limits an entry to its first `limit` bytes (head-only caching, e.g. for prefetching the
+    /// start of a video); `nil` lifts the limit so the entry can grow to the whole resource.
+    /// Bytes already cached past a new limit are kept.
+    public func setHeadLimit(_ limit: UInt64?, for key: String) throws(CacheStoreError) {
+        try updateEntry(key) { record, attributes in
+            record.headLimit = limit
+            attributes[EntryAttribute.headLimit] = limit.map(String.init)
+        }
+    }
+
+    /// Changes an entry's record and, durably, the attributes in its file's header.
+    private func updateEntry(_ key: String, _ change: (inout EntryRecord, inout [String: String]) -> Void) throws(CacheStoreError) {
+        try checkWritable()
+        try state.withLock { state throws(CacheStoreError) in
+            guard var record = state.records[key], let file = existingFile(for: key, in: &state) else {
+                throw CacheStoreError(.noEntry, "\(directory): no entry for key \(key)")
+            }
+            var attributes = file.metadata.attributes
+            change(&record, &attributes)
+            do throws(SparseFileError) {
+                try file.updateMetadata { $0.attributes = attributes }
+                try file.commit()
+            } catch {
+                throw .file(error)
+            }
+            state.records[key] = record
+            state.isDirty = true
+        }
+        try saveIndex()
+    }
+}

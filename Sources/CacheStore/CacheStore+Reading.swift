@@ -1,0 +1,70 @@
+import SparseFile
+
+extension CacheStore {
+    /// A reader of `key`'s bytes. The entry need not exist yet: a reader can follow a fill that
+    /// has only been claimed.
+    public func reader(for key: String) -> EntryReader {
+        EntryReader(key: key, store: self)
+    }
+
+    func currentFile(for key: String) -> SparseFile? {
+        state.withLock { state in existingFile(for: key, in: &state) }
+    }
+
+    func recordServed(_ count: UInt64) {
+        state.withLock { $0.statistics.bytesFromCache += count }
+    }
+
+    private enum WaitDecision {
+        case available(UInt64)
+        case waiting
+        case missing([ByteRange])
+        case closed
+    }
+
+    func waitForBytes(key: String, at offset: UInt64) async throws -> UInt64 {
+        while true {
+            try Task.checkCancellation()
+            let identifier = state.withLock { $0.makeIdentifier() }
+            var available: UInt64 = 0
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let decision = state.withLock { state -> WaitDecision in
+                        guard !state.isClosed else { return .closed }
+                        if let file = existingFile(for: key, in: &state) {
+                            let count = file.cachedLength(from: offset)
+                            if count > 0 { return .available(count) }
+                        }
+                        let covered = state.fills[key]?.contains { fill in fill.position <= offset && offset < fill.end } ?? false
+                        guard covered else {
+                            // The gap runs to the next fill, or to the end of the resource.
+                            let end = state.fills[key]?.map(\.start).filter { $0 > offset }.min()
+                                ?? state.records[key]?.contentLength ?? UInt64.max
+                            return .missing([ByteRange(from: offset, to: max(end, offset))].compactMap { $0 })
+                        }
+                        state.waiters[key, default: []].append(Waiter(identifier: identifier, offset: offset, continuation: continuation))
+                        return .waiting
+                    }
+                    switch decision {
+                    case .available(let count):
+                        available = count
+                        continuation.resume()
+                    case .waiting:
+                        break
+                    case .missing(let ranges):
+                        let list = ranges.map(\.description).joined(separator: ", ")
+                        continuation.resume(throwing: CacheStoreError(.notCached, "\(key): bytes \(list) are not cached", missing: ranges))
+                    case .closed:
+                        continuation.resume(throwing: CacheStoreError(.closed, "the store is closed"))
+                    }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state in
+                    takeWaiters(of: key, in: &state) { $0.identifier == identifier }.first
+                }
+                waiter?.continuation.resume(throwing: CancellationError())
+            }
+            if available > 0 { return available }
+        }
+    }
+}

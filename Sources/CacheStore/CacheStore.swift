@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SparseFile
+import Synchronization
+
+/// A directory of sparse cache files: the storage a caching proxy is built on.
+///
+/// A store answers "which bytes of this URL do I have" (``plan(key:range:)``), hands out
+/// the missing pieces to fetch so that concurrent requests coalesce into one upstream fetch
+/// (``claim(key:range:)``), stores fetched bytes while readers follow them
+/// (``FillHandle``, ``EntryReader``), and keeps itself under a size limit by evicting the
+/// least recently used entries. One process writes a store (it holds `DIR/lock`); others may
+/// open it read-only.
+///
+/// ```swift
+/// let store = try CacheStore.open(at: "/var/cache/videos", configuration: .init(maximumSize: 10 << 30))
+/// let claim = try store.claim(key: url, range: requested)
+/// for fill in claim.fills { Task { try await fetch(fill) } }   // only the gaps
+/// let reader = try store.reader(for: url)
+/// for try await chunk in reader.bytes(in: requested) { send(chunk) }
+/// ```
+public final class CacheStore: Sendable {
+    /// The store directory.
+    public var directory: String { layout.root }
+    /// Whether this process writes the store (and holds its lock).
+    public let isWritable: Bool
+    /// The size limit in bytes of allocated disk space.
+    public let maximumSize: UInt64
+    /// What opening found: entries, files rebuilt from their headers, files dropped.
+    public let openReport: OpenReport
+
+    let layout: StoreDirectory
+    let configuration: CacheStoreConfiguration
+    let state: Mutex<StoreState>
+    private let lockDescriptor: Int32?
+    private let flusher: Mutex<Task<Void, Never>?>
+
+    private init(
+        layout: StoreDirectory, isWritable: Bool, maximumSize: UInt64, configuration: CacheStoreConfiguration,
+        state: StoreState, report: OpenReport, lockDescriptor: Int32?
+    ) {
+        self.layout = layout
+        self.isWritable = isWritable
+        self.maximumSize = maximumSize
+        self.configuration = configuration
+        self.state = Mutex(state)
+        self.openReport = report
+        self.lockDescriptor = lockDescriptor
+        self.flusher = Mutex(nil)
+    }
+
+    deinit {
+        if let lockDescriptor { releaseLock(lockDescriptor) }
+    }
+
+    /// Opens (creating when missing) the store at `directory`.
+    ///
+    /// Opening never fails because of what is in the directory: entries are found from the saved
+    /// index, entries whose files changed since are re-read from their headers, files that are
+    /// corrupt are deleted, and files that are not cache files are left alone; all of it is
+    /// listed in ``openReport``.
+    ///
+    /// - Throws: ``CacheStoreError/Code/locked`` when another process has the store open for
+    ///   writing (read-only opens are always possible).
+    public static func open(
+        at directory: String, configuration: CacheStoreConfiguration = CacheStoreConfiguration(),
+        readOnly: Bool = false
+    ) throws(CacheStoreError) -> CacheStore {
+        let layout = StoreDirectory(root: directory)
+        guard configuration.lowWatermark > 0, configuration.lowWatermark <= configuration.highWatermark,
+              configuration.highWatermark <= 1 else {
+            throw CacheStoreError(.invalidArgument, "watermarks must satisfy 0 < low <= high <= 1")
+        }
+        var lock: Int32?
+        if !readOnly {
+            try layout.create()
+            lock = try layout.acquireWriterLock()
+        }
+        var maximumSize = configuration.maximumSize ?? layout.readMaximumSize() ?? CacheStoreConfiguration.defaultMaximumSize
+        if !readOnly, let requested = configuration.maximumSize, requested != layout.readMaximumSize() {
+            try layout.writeMaximumSize(requested)
+            maximumSize = requested
+        }
+        let (state, report) = StoreLoader(layout: layout, readOnly: readOnly, options: configuration.fileOptions).load()
+        let store = CacheStore(layout: layout, isWritable: !readOnly, maximumSize: maximumSize, configuration: configuration,
+                               state: state, report: report, lockDescriptor: lock)
+        if !readOnly {
+            try store.saveIndex()
+            store.startFlushing()
+        }
+        return store
+    }
+
+    /// Creates a store directory with a size limit that later opens use by default.
+    public static func create(at directory: String, maximumSize: UInt64) throws(CacheStoreError) {
+        let layout = StoreDirectory(root: directory)
+        try layout.create()
+        let lock = try layout.acquireWriterLock()
+        defer { releaseLock(lock) }
+        try layout.writeMaximumSize(maximumSize)
+    }
+
+    /// Saves the index and counters, commits open entry files, and releases the writer lock
+    /// once the store is released. Later calls fail with ``CacheStoreError/Code/closed``.
+    public func close() throws(CacheStoreError) {
+        let files = state.withLock { state -> [SparseFile] in
+            state.isClosed = true
+            return state.files.all
+        }
+        flusher.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        guard isWritable else { return }
+        for file in files where file.hasUncommittedChanges {
+            do { try file.commit() } catch { throw .file(error) }
+        }
+        try saveIndex()
+    }
+
+    /// The cache key for a URL, as the configured key function makes it.
+    public func key(for url: String) -> String { configuration.keyFunction(url) }
+
+    // MARK: Index persistence
+
+    func saveIndex() throws(CacheStoreError) {
+        guard isWritable else { return }
+        var snapshot = state.withLock { state -> IndexSnapshot in
+            state.isDirty = false
+            return IndexSnapshot(records: Array(state.records.values), statistics: state.statistics,
+                                 accessSequence: state.accessSequence)
+        }
+        // The size and time stamp each file has now: a file that differs on the next open was
+        // written after this snapshot, and is re-read from its header.
+        for index in snapshot.records.indices {
+            var info = stat()
+            guard stat(layout.path(ofEntry: snapshot.records[index].fileName), &info) == 0 else { continue }
+            snapshot.records[index].fileSize = UInt64(info.st_size)
+            snapshot.records[index].modified = UInt64(info.st_mtim.tv_sec) * 1_000_000_000 + UInt64(info.st_mtim.tv_nsec)
+        }
+        try layout.writeAtomically(snapshot.encoded(), to: layout.indexPath,
+                                   synchronize: configuration.fileOptions.durability != .none)
+    }
+
+    private func startFlushing() {
+        let interval = configuration.accessFlushInterval
+        let task = Task.detached(priority: .background) { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self, !Task.isCancelled else { return }
+                if self.state.withLock({ $0.isDirty && !$0.isClosed }) { try? self.saveIndex() }
+            }
+        }
+        flusher.withLock { $0 = task }
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
+    }
+
+    func checkWritable() throws(CacheStoreError) {
+        guard isWritable else { throw CacheStoreError(.readOnly, "\(directory): the store is open read-only") }
+    }
+}
+
+private func releaseLock(_ descriptor: Int32) {
+    close(descriptor)
+}

@@ -1,0 +1,121 @@
+import SparseFile
+
+/// Everything a store keeps in memory, behind its one lock.
+struct StoreState {
+    var records: [String: EntryRecord] = [:]
+    /// Which key owns each file name (a hash collision hands the name to the newest key).
+    var owners: [String: String] = [:]
+    var totalBytes: UInt64 = 0
+    var files = OpenFiles()
+    var fills: [String: [InFlightFill]] = [:]
+    var waiters: [String: [Waiter]] = [:]
+    var statistics = StoreStatistics()
+    var accessSequence: UInt64 = 0
+    var nextIdentifier: UInt64 = 0
+    var isDirty = false
+    var isClosed = false
+
+    mutating func makeIdentifier() -> UInt64 {
+        nextIdentifier += 1
+        return nextIdentifier
+    }
+
+    mutating func insert(_ record: EntryRecord) {
+        if let old = records[record.key] { totalBytes -= old.diskBytes }
+        records[record.key] = record
+        owners[record.fileName] = record.key
+        totalBytes += record.diskBytes
+    }
+
+    @discardableResult
+    mutating func removeRecord(_ key: String) -> EntryRecord? {
+        guard let record = records.removeValue(forKey: key) else { return nil }
+        totalBytes -= record.diskBytes
+        if owners[record.fileName] == key { owners[record.fileName] = nil }
+        files.forget(key)
+        return record
+    }
+
+    mutating func touch(_ key: String, at now: UInt64) {
+        guard records[key] != nil else { return }
+        accessSequence += 1
+        records[key]?.lastAccess = now
+        records[key]?.accessSequence = accessSequence
+        isDirty = true
+    }
+
+    mutating func updateSize(of key: String, diskBytes: UInt64, cachedBytes: UInt64, contentLength: UInt64?) {
+        guard var record = records[key] else { return }
+        totalBytes = totalBytes - record.diskBytes + diskBytes
+        record.diskBytes = diskBytes
+        record.cachedBytes = cachedBytes
+        record.contentLength = contentLength
+        records[key] = record
+        isDirty = true
+    }
+
+    func hasActiveFills(_ key: String) -> Bool { !(fills[key]?.isEmpty ?? true) }
+}
+
+/// A fill in progress: bytes `[position, end)` are still to come.
+struct InFlightFill {
+    var identifier: UInt64
+    var start: UInt64
+    var position: UInt64
+    var end: UInt64
+
+    var pending: ByteRange? { ByteRange(from: position, to: end) }
+}
+
+/// A reader waiting for bytes at `offset` of a key.
+struct Waiter {
+    var identifier: UInt64
+    var offset: UInt64
+    var continuation: CheckedContinuation<Void, any Error>
+}
+
+/// The entry files the store has open. Each key has at most one `SparseFile` in the process
+/// (its writer, which readers share so they see appended bytes at once): recent ones are held,
+/// and any still referenced elsewhere are found again through a weak reference.
+struct OpenFiles {
+    private struct WeakFile {
+        weak var file: SparseFile?
+    }
+
+    private var weak: [String: WeakFile] = [:]
+    private var recent: [String: SparseFile] = [:]
+    private var order: [String] = []
+    static let keepOpen = 64
+
+    mutating func file(for key: String) -> SparseFile? {
+        if let file = recent[key] { return file }
+        guard let file = weak[key]?.file else {
+            weak[key] = nil
+            return nil
+        }
+        hold(key, file)
+        return file
+    }
+
+    mutating func insert(_ file: SparseFile, for key: String) {
+        weak[key] = WeakFile(file: file)
+        hold(key, file)
+    }
+
+    /// Forgets the store's references; readers holding the file keep it open (POSIX unlink
+    /// semantics keep the bytes readable until they let go).
+    mutating func forget(_ key: String) {
+        weak[key] = nil
+        recent[key] = nil
+        order.removeAll { $0 == key }
+    }
+
+    var all: [SparseFile] { Array(recent.values) + weak.values.compactMap(\.file).filter { file in !recent.values.contains { $0 === file } } }
+
+    private mutating func hold(_ key: String, _ file: SparseFile) {
+        if recent.updateValue(file, forKey: key) == nil {
+            order.append(key)
+            if order.count > Self.keepOpen { recent[order.removeFirst()] = nil }
+        }
+    }
+}

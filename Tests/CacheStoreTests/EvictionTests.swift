@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import CacheStore
+import SparseFile
+
+@Suite("Eviction and accounting")
+struct EvictionTests {
+    let directory = TemporaryDirectory("store")
+
+    func put(_ store: CacheStore, _ key: String, size: Int) throws {
+        try store.put(key: key, offset: 0, bytes: originBytes(0, size), metadata: EntryMetadata(contentLength: UInt64(size)))
+    }
+
+    @Test func leastRecentlyUsedOrderSurvivesACleanRestart() throws {
+        do {
+            let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+            for key in ["a", "b", "c", "d"] { try put(store, key, size: 10_000) }
+            _ = try store.claim(key: "b", range: byteRange(0, 10))
+            _ = try store.claim(key: "a", range: byteRange(0, 10))
+            try store.close()
+        }
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        #expect(store.entries.map(\.key) == ["a", "b", "d", "c"])
+        let report = try store.evict(toSize: store.totalBytes - 1)
+        #expect(report.removedKeys == ["c"])
+        #expect(store.openReport.rebuiltFromHeaders == 0)
+    }
+
+    @Test func theSizeNeverExceedsTheMaximumAfterAWriteReturns() throws {
+        let maximum: UInt64 = 1 << 20
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: maximum))
+        for index in 0..<40 {
+            try put(store, "k\(index)", size: 60_000 + index * 1000)
+            #expect(store.totalBytes <= maximum)
+            #expect(diskUsage(of: directory.path + "/entries") <= maximum)
+        }
+        #expect(store.statistics.evictions > 0)
+        // Evicting started at the high watermark (100 %) and went down to the low one (80 %).
+        #expect(store.entries.count < 20)
+    }
+
+    @Test func pinnedEntriesSurviveEvictionUnderPressure() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: 1 << 20))
+        try put(store, "pinned", size: 200_000)
+        try store.setPinned(true, for: "pinned")
+        for index in 0..<30 { try put(store, "filler\(index)", size: 100_000) }
+        #expect(store.entry(for: "pinned")?.pinned == true)
+        #expect(store.cachedBytes("pinned", byteRange(0, 200_000)) == originBytes(0, 200_000))
+        try store.setPinned(false, for: "pinned")
+        for index in 30..<60 { try put(store, "filler\(index)", size: 100_000) }
+        #expect(store.entry(for: "pinned") == nil)
+    }
+
+    @Test func pinningSurvivesARestartWithoutTheIndex() throws {
+        do {
+            let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+            try put(store, "p", size: 1000)
+            try store.setPinned(true, for: "p")
+            try store.setHeadLimit(500, for: "p")
+        }
+        try FileManager.default.removeItem(atPath: directory.path + "/index")
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        #expect(store.entry(for: "p")?.pinned == true)
+        #expect(store.entry(for: "p")?.headLimit == 500)
+        #expect(store.openReport.rebuiltFromHeaders == 1)
+    }
+
+    @Test func expiredEntriesGoFirstAndReadAsMissing() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: 1 << 20))
+        try put(store, "old-but-fresh", size: 300_000)
+        try put(store, "expiring", size: 300_000)
+        try store.setTimeToLive(.milliseconds(1), for: "expiring")
+        _ = try store.claim(key: "expiring", range: byteRange(0, 1))  // most recently used, yet expired
+        Thread.sleep(forTimeInterval: 0.01)
+        try put(store, "newcomer", size: 400_000)
+        #expect(store.entry(for: "expiring") == nil)
+        #expect(store.entry(for: "old-but-fresh") != nil)
+        try put(store, "ttl", size: 10)
+        try store.setTimeToLive(.milliseconds(1), for: "ttl")
+        Thread.sleep(forTimeInterval: 0.01)
+        #expect(store.plan(key: "ttl", range: byteRange(0, 10)).missing == [byteRange(0, 10)])
+    }
+
+    @Test func clearReportsTheBytesFreed() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        for key in ["a", "b"] { try put(store, key, size: 50_000) }
+        let total = store.totalBytes
+        #expect(try store.clear() == total)
+        #expect(store.totalBytes == 0)
+        #expect(store.entries.isEmpty)
+        #expect(diskUsage(of: directory.path + "/entries") == 0)
+    }
+
+    @Test func aFullStoreOfPinnedEntriesRefusesNewBytes() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: 300_000))
+        try put(store, "a", size: 200_000)
+        try store.setPinned(true, for: "a")
+        #expect(throws: CacheStoreError.storeFull) { try put(store, "b", size: 200_000) }
+        #expect(store.totalBytes <= 300_000)
+    }
+
+    @Test func aHeadLimitStopsFillsAtTheLimitUntilLifted() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        try store.put(key: "v", offset: 0, bytes: originBytes(0, 1000), metadata: EntryMetadata(contentLength: 5000))
+        try store.setHeadLimit(1000, for: "v")
+        let limited = try store.claim(key: "v", range: byteRange(0, 5000))
+        #expect(limited.fills.isEmpty)
+        try store.setHeadLimit(nil, for: "v")
+        let grown = try store.claim(key: "v", range: byteRange(0, 5000))
+        #expect(grown.fills.map(\.range) == [byteRange(1000, 4000)])
+    }
+}
+
+/// Allocated bytes of every file under `path`.
+func diskUsage(of path: String) -> UInt64 {
+    var total: UInt64 = 0
+    for name in FileManager.default.enumerator(atPath: path)?.compactMap({ $0 as? String }) ?? [] {
+        var info = stat()
+        if stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += UInt64(info.st_blocks) * 512 }
+    }
+    return total
+}
