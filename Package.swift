@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [
@@ -52,14 +53,24 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .testTarget(
-            name: "CacheStoreTests",
-            dependencies: ["CacheStore", "SparseFile"],
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "SparseFileTests",
-            dependencies: ["SparseFile", "sparsecache"],
+            dependencies: ["SparseFile", "TestSupport", "sparsecache"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "CacheStoreTests",
+            dependencies: ["CacheStore", "SparseFile", "TestSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["SparseFile", "CacheStore", "TestSupport", "sparsecache"],
             swiftSettings: strictSwift
         ),
     ]
@@ -72,13 +83,18 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzSparseHeader", "SparseFile"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     for target in fuzzTargets {
+        let folder = root.appendingPathComponent("Fuzz/\(target.name)").path
+        let source = "\(target.name).swift"
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != source }
         package.targets.append(
             .executableTarget(
                 name: target.name,
                 dependencies: [.target(name: target.module)],
                 path: "Fuzz/\(target.name)",
-                sources: ["\(target.name).swift"],
+                exclude: others,
+                sources: [source],
                 swiftSettings: strictSwift
             )
         )

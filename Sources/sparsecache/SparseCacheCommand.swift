@@ -12,6 +12,16 @@ struct SparseCacheCommand: AsyncParsableCommand {
             VerifyCommand.self,
             RepairCommand.self,
             CompactCommand.self,
+            CreateCommand.self,
+            PutCommand.self,
+            GetCommand.self,
+            ListCommand.self,
+            StatsCommand.self,
+            EvictCommand.self,
+            RemoveCommand.self,
+            PinCommand.self,
+            UnpinCommand.self,
+            ClearCommand.self,
         ]
     )
 }

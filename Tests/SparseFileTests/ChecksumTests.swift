@@ -1,5 +1,6 @@
 import CChecksum
 import Testing
+import TestSupport
 @testable import SparseFile
 
 @Suite("XXH3 checksums")

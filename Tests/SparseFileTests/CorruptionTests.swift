@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SparseFile
 
 /// Flipped bits and cut-off files: verification finds the damage, reads never return it.

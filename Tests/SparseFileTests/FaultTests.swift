@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SparseFile
 
 /// Disk full and failing syncs: a clear error, and nothing stored before is lost.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SparseFile
 
 /// Hand-crafted headers: every lie a file can tell about itself ends in a clear error.

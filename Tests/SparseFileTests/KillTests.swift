@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SparseFile
 
 /// Hundreds of writer processes killed with SIGKILL at random moments, all on one file.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SparseFile
 
 /// A power failure at every system call of a write workload: the disk image left behind opens,

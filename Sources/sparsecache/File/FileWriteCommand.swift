@@ -51,7 +51,7 @@ struct FileWriteCommand: ParsableCommand {
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             var position = offset
             while true {
-                let count = buffer.withUnsafeMutableBytes { Self.readStandardInput(into: $0) }
+                let count = buffer.withUnsafeMutableBytes { StandardInput.read(into: $0) }
                 guard count > 0 else {
                     if count < 0 { throw SparseFileError(.ioFailure, "reading standard input failed", errno: errno) }
                     break
@@ -74,19 +74,6 @@ struct FileWriteCommand: ParsableCommand {
         } catch where error.errno == ENOENT {
             return try SparseFile.create(at: path, metadata: metadata, options: options)
         }
-    }
-
-    private static func readStandardInput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var filled = 0
-        while filled < buffer.count {
-            let got = read(0, base + filled, buffer.count - filled)
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { return filled > 0 ? filled : -1 }
-            if got == 0 { break }
-            filled += got
-        }
-        return filled
     }
 }
 

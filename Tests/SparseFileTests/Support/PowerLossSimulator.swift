@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
+import TestSupport
 @testable import SparseFile
 
 /// Models a disk under a page cache: writes reach the file at once (so the file works), but only

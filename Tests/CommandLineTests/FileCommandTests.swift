@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SparseFile
 
 /// The file-level command line contract of issue 2: names, flags, JSON keys and exit codes.

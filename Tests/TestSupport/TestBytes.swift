@@ -4,8 +4,10 @@ import Glibc
 
 /// Deterministic pseudo-random bytes (SplitMix64 of each 8-byte word), so every test can
 /// recompute the exact "origin" bytes of any range instead of keeping them around.
-struct TestBytes {
-    let seed: UInt64
+public struct TestBytes: Sendable {
+    public let seed: UInt64
+
+    public init(seed: UInt64) { self.seed = seed }
 
     private func word(_ index: UInt64) -> UInt64 {
         var z = (index &+ seed) &* 0x9E37_79B9_7F4A_7C15
@@ -14,11 +16,11 @@ struct TestBytes {
         return z ^ (z >> 31)
     }
 
-    func byte(at position: UInt64) -> UInt8 {
+    public func byte(at position: UInt64) -> UInt8 {
         UInt8(truncatingIfNeeded: word(position / 8) >> ((position % 8) * 8))
     }
 
-    func bytes(_ offset: UInt64, _ count: Int) -> [UInt8] {
+    public func bytes(_ offset: UInt64, _ count: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var index = 0
             // Unaligned head, then whole words, then the tail.
@@ -40,7 +42,7 @@ struct TestBytes {
     }
 
     /// Whether `bytes` are the origin's bytes from `offset` on (memcmp: fast even in debug builds).
-    func matches(_ bytes: [UInt8], at offset: UInt64) -> Bool {
+    public func matches(_ bytes: [UInt8], at offset: UInt64) -> Bool {
         let expected = self.bytes(offset, bytes.count)
         return bytes.withUnsafeBytes { lhs in
             expected.withUnsafeBytes { rhs in
@@ -52,10 +54,10 @@ struct TestBytes {
 }
 
 /// A small seeded generator so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,22 +1,22 @@
-import Foundation
+public import Foundation
 
 /// Runs the `sparsecache` executable built beside the test bundle, as scripts would: standard
 /// input comes from a file, standard output and error go to files read after it exits.
-struct CommandLineTool {
-    struct Result {
-        var status: Int32
-        var standardOutput: Data
-        var standardError: String
-        var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+public struct CommandLineTool {
+    public struct Result {
+        public var status: Int32
+        public var standardOutput: Data
+        public var standardError: String
+        public var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
     }
 
-    static var executable: URL {
+    public static var executable: URL {
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         return testBinary.deletingLastPathComponent().appendingPathComponent("sparsecache")
     }
 
     /// Starts the tool with standard input read from `inputFile` and output discarded.
-    static func launch(_ arguments: [String], inputFile: String) throws -> Process {
+    public static func launch(_ arguments: [String], inputFile: String) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -27,7 +27,7 @@ struct CommandLineTool {
         return process
     }
 
-    static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+    public static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
         let scratch = TemporaryDirectory("cli")
         let paths = (input: scratch.file("in"), output: scratch.file("out"), error: scratch.file("err"))
         try input.write(to: URL(fileURLWithPath: paths.input))

@@ -1,0 +1,88 @@
+import ArgumentParser
+import CacheStore
+
+/// `sparsecache evict DIR --to SIZE`.
+struct EvictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evict", abstract: "Evict least-recently-used entries (expired first, never pinned) down to SIZE.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Option(help: "The size to evict down to: 500MB, 1GiB, or bytes.") var to: SizeArgument
+
+    func run() throws(CommandFailure) {
+        let report = try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in
+            try store.evict(toSize: to.bytes)
+        }
+        writeToStandardOutput("evicted \(report.removedKeys.count) entries, freed \(report.freedBytes) bytes\n")
+    }
+}
+
+/// `sparsecache rm DIR KEY`.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove one entry.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Argument(help: "The cache key.") var key: String
+
+    func run() throws(CommandFailure) {
+        let key = CacheKey.normalizedURL(self.key)
+        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in
+            guard store.entry(for: key) != nil else { throw CacheStoreError(.noEntry, "\(directory): no entry for key \(key)") }
+            try store.remove(key: key)
+        }
+    }
+}
+
+/// `sparsecache pin DIR KEY`.
+struct PinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin an entry: it is never evicted.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Argument(help: "The cache key.") var key: String
+
+    func run() throws(CommandFailure) {
+        let key = CacheKey.normalizedURL(self.key)
+        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in try store.setPinned(true, for: key) }
+    }
+}
+
+/// `sparsecache unpin DIR KEY`.
+struct UnpinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Argument(help: "The cache key.") var key: String
+
+    func run() throws(CommandFailure) {
+        let key = CacheKey.normalizedURL(self.key)
+        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in try store.setPinned(false, for: key) }
+    }
+}
+
+/// `sparsecache clear DIR`: removes every entry and prints the bytes freed.
+struct ClearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry; print the bytes freed.")
+
+    @Argument(help: "The store directory.") var directory: String
+
+    func run() throws(CommandFailure) {
+        let freed = try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in try store.clear() }
+        writeToStandardOutput("\(freed)\n")
+    }
+}
+
+/// `sparsecache create DIR --max-size SIZE`: the limit is kept in the directory.
+struct CreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a store with a size limit kept in the directory.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Option(help: "The size limit: 500MB, 1GiB, or bytes.") var maxSize: SizeArgument
+
+    func run() throws(CommandFailure) {
+        do {
+            try CacheStore.create(at: directory, maximumSize: maxSize.bytes)
+        } catch {
+            throw CommandFailure(code: .failure, message: error.message)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import CacheStore
+import SparseFile
+
+/// `sparsecache get DIR KEY --range A-B`: prints the bytes, or exits 3 listing what is missing.
+struct GetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Argument(help: "The cache key.") var key: String
+    @Option(help: "Inclusive byte positions, as in HTTP: A-B.") var range: InclusiveRangeArgument
+
+    func run() throws(CommandFailure) {
+        let key = CacheKey.normalizedURL(self.key)
+        let bytes = try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) -> [UInt8] in
+            let missing = store.plan(key: key, range: range.range).missing
+            guard missing.isEmpty, let file = store.reader(for: key).file else {
+                let gaps = missing.isEmpty ? [range.range] : missing
+                throw CacheStoreError(.notCached, "\(key): missing " + gaps.map(\.description).joined(separator: ", "), missing: gaps)
+            }
+            do {
+                switch try file.read(range.range) {
+                case .bytes(let bytes): return bytes
+                case .missing(let gaps):
+                    throw CacheStoreError(.notCached, "\(key): missing " + gaps.map(\.description).joined(separator: ", "), missing: gaps)
+                }
+            } catch let error as CacheStoreError {
+                throw error
+            } catch {
+                throw CacheStoreError(.ioFailure, "\(error)")
+            }
+        }
+        bytes.withUnsafeBytes { _ = writeAll($0, to: 1) }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import CacheStore
+import Foundation
+
+/// `sparsecache ls DIR [--json]`: one row (or JSON object) per entry.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ls", abstract: "List a store's entries, most recently used first.")
+
+    @Argument(help: "The store directory.") var directory: String
+    @Flag(help: "Print a JSON array of objects.") var json = false
+
+    func run() throws(CommandFailure) {
+        let entries = try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) in store.entries }
+        if json {
+            writeToStandardOutput(JSONValue.array(entries.map(Self.json)).rendered() + "\n")
+            return
+        }
+        var lines = ["CACHED      LENGTH      DISK        LAST ACCESS           PIN EXPIRES               KEY"]
+        for entry in entries {
+            let columns = [
+                pad(String(entry.cachedBytes), 11), pad(entry.contentLength.map(String.init) ?? "-", 11),
+                pad(String(entry.diskBytes), 11), pad(Self.iso8601(entry.lastAccess), 21), pad(entry.pinned ? "yes" : "-", 3),
+                pad(entry.expires.map(Self.iso8601) ?? "-", 21), entry.key,
+            ]
+            lines.append(columns.joined(separator: " "))
+        }
+        writeToStandardOutput(lines.joined(separator: "\n") + "\n")
+    }
+
+    static func json(_ entry: EntryInfo) -> JSONValue {
+        .object([
+            ("key", .string(entry.key)),
+            ("cachedBytes", .unsigned(entry.cachedBytes)),
+            ("contentLength", .optional(entry.contentLength)),
+            ("diskBytes", .unsigned(entry.diskBytes)),
+            ("lastAccess", .string(iso8601(entry.lastAccess))),
+            ("pinned", .bool(entry.pinned)),
+            ("expires", .optional(entry.expires.map(iso8601))),
+            ("headLimit", .optional(entry.headLimit)),
+            ("complete", .bool(entry.isComplete)),
+            ("file", .string(entry.fileName)),
+        ])
+    }
+
+    /// Milliseconds since 1970 as ISO 8601 in UTC, e.g. `2026-11-21T22:04:05.123Z`.
+    static func iso8601(_ milliseconds: UInt64) -> String {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        return date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+import CacheStore
+
+/// The store command line contract of issue 3: names, flags, JSON keys and exit codes.
+@Suite("sparsecache store commands")
+struct StoreCommandTests {
+    let directory = TemporaryDirectory("store-cli")
+    let origin = TestBytes(seed: 8)
+    var store: String { directory.file("store") }
+
+    @Test func putThenGetReturnsTheBytesAndAMissIsExit3() throws {
+        #expect(try CommandLineTool.run(["create", store, "--max-size", "500MB"]).status == 0)
+        let put = try CommandLineTool.run(["put", store, "https://cdn.example/v.mp4", "--offset", "1000", "--total-length", "100000"],
+                                          input: Data(origin.bytes(1000, 20_000)))
+        #expect(put.status == 0)
+        let get = try CommandLineTool.run(["get", store, "https://cdn.example/v.mp4", "--range", "1000-20999"])
+        #expect(get.status == 0)
+        #expect([UInt8](get.standardOutput) == origin.bytes(1000, 20_000))
+        let miss = try CommandLineTool.run(["get", store, "https://cdn.example/v.mp4", "--range", "0-1999"])
+        #expect(miss.status == 3)
+        #expect(miss.standardOutput.isEmpty)
+        #expect(miss.standardError.contains("0-999"))
+    }
+
+    @Test func lsJSONHasTheContractKeys() throws {
+        _ = try CommandLineTool.run(["put", store, "k", "--offset", "0"], input: Data(origin.bytes(0, 5000)))
+        _ = try CommandLineTool.run(["pin", store, "k"])
+        let result = try CommandLineTool.run(["ls", store, "--json"])
+        #expect(result.status == 0)
+        let entries = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]])
+        let entry = try #require(entries.first)
+        #expect(entry["key"] as? String == "k")
+        #expect(entry["cachedBytes"] as? Int == 5000)
+        #expect(entry["contentLength"] is NSNull)
+        #expect((entry["diskBytes"] as? Int ?? 0) >= 5000)
+        #expect((entry["lastAccess"] as? String)?.hasSuffix("Z") == true)
+        #expect(entry["pinned"] as? Bool == true)
+        #expect(entry["expires"] is NSNull)
+        #expect(try CommandLineTool.run(["unpin", store, "k"]).status == 0)
+        #expect(try CommandLineTool.run(["ls", store]).outputText.contains("k"))
+    }
+
+    @Test func statsJSONHasSizeLimitAndCounters() throws {
+        _ = try CommandLineTool.run(["create", store, "--max-size", "1GiB"])
+        _ = try CommandLineTool.run(["put", store, "k", "--offset", "0"], input: Data(origin.bytes(0, 5000)))
+        let result = try CommandLineTool.run(["stats", store, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect(object["entries"] as? Int == 1)
+        #expect(object["maxSize"] as? Int == 1 << 30)
+        #expect((object["totalBytes"] as? Int ?? 0) > 0)
+        for counter in ["hits", "misses", "bytesFromCache", "bytesFromOrigin", "evictions"] {
+            #expect(object[counter] is Int, "\(counter)")
+        }
+        #expect(object["bytesFromOrigin"] as? Int == 5000)
+    }
+
+    @Test func evictRmAndClearFreeSpaceAndReportIt() throws {
+        for key in ["a", "b", "c"] {
+            _ = try CommandLineTool.run(["put", store, key, "--offset", "0"], input: Data(origin.bytes(0, 50_000)))
+        }
+        #expect(try CommandLineTool.run(["evict", store, "--to", "150000"]).outputText.contains("evicted 1 entries"))
+        #expect(try CommandLineTool.run(["rm", store, "b"]).status == 0)
+        #expect(try CommandLineTool.run(["rm", store, "b"]).status == 1)
+        let cleared = try CommandLineTool.run(["clear", store])
+        #expect(cleared.status == 0)
+        #expect((UInt64(cleared.outputText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 50_000)
+        #expect(try CommandLineTool.run(["ls", store, "--json"]).outputText == "[]\n")
+    }
+
+    @Test(arguments: [("500MB", "500000000"), ("1GiB", "1073741824"), ("1.5KiB", "1536"), ("4096", "4096")])
+    func sizesAcceptUnitsAndPlainBytes(size: String, bytes: String) throws {
+        #expect(try CommandLineTool.run(["create", store, "--max-size", size]).status == 0)
+        #expect(try CommandLineTool.run(["stats", store]).outputText.contains("maxSize: \(bytes)"))
+    }
+
+    @Test func aSizeThatIsNotASizeIsAUsageError() throws {
+        #expect(try CommandLineTool.run(["create", store, "--max-size", "lots"]).status == 2)
+    }
+
+    @Test func writingToAStoreAnotherProcessWritesFailsClearlyWhileReadingWorks() throws {
+        _ = try CommandLineTool.run(["put", store, "k", "--offset", "0"], input: Data(origin.bytes(0, 100)))
+        let holder = try CacheStore.open(at: store)
+        let put = try CommandLineTool.run(["put", store, "k2", "--offset", "0"], input: Data([1]))
+        #expect(put.status == 1)
+        #expect(put.standardError.contains("open for writing by another process"))
+        #expect(try CommandLineTool.run(["get", store, "k", "--range", "0-99"]).status == 0)
+        try holder.close()
+    }
+}
