@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SparseFile", targets: ["SparseFile"]),
+        .library(name: "HLS", targets: ["HLS"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
     dependencies: [
@@ -33,12 +34,23 @@ let package = Package(
             dependencies: ["CXXHash", "CZlib"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "HLS",
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "sparsecache",
             dependencies: [
                 "SparseFile",
+                "HLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "HLSTests",
+            dependencies: ["HLS"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -54,6 +66,9 @@ let package = Package(
 // is Fuzz/<name>/<name>.swift beside its seed corpus, dictionary and kept crash inputs.
 let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzSparseHeader", "SparseFile"),
+    ("FuzzHLSParse", "HLS"),
+    ("FuzzHLSRewrite", "HLS"),
+    ("FuzzHLSRoundTrip", "HLS"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     for target in fuzzTargets {

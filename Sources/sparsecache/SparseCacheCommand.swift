@@ -7,6 +7,7 @@ struct SparseCacheCommand: AsyncParsableCommand {
         commandName: "sparsecache",
         abstract: "Inspect, verify and repair SparseCache files, stores and HLS playlists.",
         subcommands: [
+            HLSCommand.self,
         ]
     )
 }

@@ -1,0 +1,303 @@
+/// The single-pass parser: splits lines, validates encoding, dispatches tags and builds the
+/// ``PlaylistStorage`` records. Works on a pointer that is valid for the duration of `parse()`.
+struct PlaylistParser {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let options: HLSParserOptions
+    var storage = PlaylistStorage()
+
+    /// Index of the line being parsed (0-based; diagnostics print it 1-based).
+    var lineIndex = 0
+    var sawHeader = false
+    var pending = PendingSegment()
+    var pendingVariant: (record: VariantRecord, line: Int32)?
+    var currentKeys: [Int32] = []
+    var keySetIsCurrent = false
+    var currentMap: Int32 = -1
+    var currentBitrate: UInt64?
+    var previousPartEnd: (uri: ByteSpan, end: UInt64)?
+    var maximumRoundedDuration: (value: UInt64, line: Int)?
+    var substitutionBytes = 0
+    var droppedDiagnostics = 0
+    var seenSingletons: UInt64 = 0
+    var reportedHeaderMisplacement = false
+    var reportedBareCR = false
+    var firstMediaTagLine = 0
+    var firstMultivariantTagLine = 0
+    var sawTargetDurationOrExtinf = false
+
+    init(base: UnsafePointer<UInt8>, count: Int, options: HLSParserOptions) {
+        self.base = base
+        self.count = count
+        self.options = options
+    }
+
+    var line: Int { lineIndex + 1 }
+    var isStrict: Bool { options.mode == .strict }
+    var limits: HLSParserLimits { options.limits }
+
+    // MARK: - Diagnostics
+
+    /// Records a rule violation; in strict mode it ends the parse.
+    mutating func report(_ code: HLSDiagnostic.Code, _ message: String, line reportedLine: Int? = nil)
+        throws(HLSParseError) {
+        let diagnostic = HLSDiagnostic(code: code, message: message, line: reportedLine ?? line)
+        if isStrict {
+            throw HLSParseError(code: .ruleViolation, message: message, line: diagnostic.line, diagnostic: diagnostic)
+        }
+        if storage.diagnostics.count < limits.maximumDiagnostics {
+            storage.diagnostics.append(diagnostic)
+        } else {
+            droppedDiagnostics += 1
+        }
+    }
+
+    func limitExceeded(_ what: String) -> HLSParseError {
+        HLSParseError(code: .limitExceeded, message: what, line: line)
+    }
+
+    func checkCount(_ currentCount: Int, against maximum: Int, _ what: String) throws(HLSParseError) {
+        if currentCount >= maximum {
+            throw limitExceeded("more than \(maximum) \(what)")
+        }
+    }
+
+    // MARK: - Lines
+
+    mutating func parse() throws(HLSParseError) {
+        guard count <= limits.maximumInputBytes, count <= Int(Int32.max) else {
+            throw HLSParseError(code: .limitExceeded,
+                                message: "input of \(count) bytes exceeds the limit of \(limits.maximumInputBytes)",
+                                line: 0)
+        }
+        guard count > 0 else {
+            throw HLSParseError(code: .notAPlaylist, message: "empty input", line: 0)
+        }
+        storage.lines.reserveCapacity(count / 32 + 4)
+        var position = 0
+        var hasBOM = false
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+            hasBOM = true
+        }
+        while position < count {
+            let lineStart = position
+            let contentStart = hasBOM && position == 0 ? 3 : position
+            var scan = contentStart
+            var lineEnd = count
+            var next = count
+            var encodingProblem: String?
+            while true {
+                let special = SpecialByteScanner.firstSpecialByte(in: base, from: scan, to: count)
+                if special == count { break }
+                let byte = base[special]
+                if byte == ASCII.lineFeed {
+                    lineEnd = special
+                    next = special + 1
+                    break
+                }
+                if byte == ASCII.carriageReturn {
+                    lineEnd = special
+                    if special + 1 < count && base[special + 1] == ASCII.lineFeed {
+                        next = special + 2
+                    } else {
+                        next = special + 1
+                        if !reportedBareCR {
+                            reportedBareCR = true
+                            encodingProblem = "bare CR line terminator (lines end in LF or CRLF)"
+                        }
+                    }
+                    break
+                }
+                if byte >= 0x80 {
+                    switch UTF8Validation.validate(base, at: special, end: count) {
+                    case .scalar(let length):
+                        scan = special + length
+                    case .c1Control:
+                        encodingProblem = encodingProblem ?? "C1 control character"
+                        scan = special + 2
+                    case .invalid:
+                        encodingProblem = encodingProblem ?? "invalid UTF-8"
+                        scan = special + 1
+                    }
+                } else {
+                    if byte != ASCII.tab {
+                        encodingProblem = encodingProblem ?? "control character 0x\(String(byte, radix: 16))"
+                    } else {
+                        encodingProblem = encodingProblem ?? "tab character"
+                    }
+                    scan = special + 1
+                }
+            }
+            if lineEnd - lineStart > limits.maximumLineBytes {
+                throw limitExceeded("line of \(lineEnd - lineStart) bytes exceeds the limit of \(limits.maximumLineBytes)")
+            }
+            if hasBOM && lineStart == 0 {
+                try report(.encoding, "byte order mark at the start of the playlist")
+            }
+            if let problem = encodingProblem {
+                try report(.encoding, problem)
+            }
+            try parseLine(start: lineStart, contentStart: contentStart, contentEnd: lineEnd, end: next)
+            position = next
+            lineIndex += 1
+        }
+        try finish()
+    }
+
+    private mutating func parseLine(start: Int, contentStart: Int, contentEnd: Int, end: Int) throws(HLSParseError) {
+        var first = contentStart
+        var last = contentEnd
+        while first < last && ASCII.isWhitespace(base[first]) { first += 1 }
+        while last > first && ASCII.isWhitespace(base[last - 1]) { last -= 1 }
+        storage.lines.append(LineRecord(start: Int32(start), contentStart: Int32(first), contentEnd: Int32(last),
+                                        end: Int32(end), kind: .blank, tag: .extm3u, item: -1))
+        if first == last { return }
+        if first != contentStart || last != contentEnd {
+            try report(.whitespace, "white space at the start or end of the line")
+        }
+        if base[first] != ASCII.hash {
+            try parseURILine(ByteSpan(first, last))
+            return
+        }
+        // "#EXTINF:" is by far the most common line; compare it as one word before any lookup.
+        if last - first >= 8,
+           UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == Self.extinfPrefix {
+            markTag(.extinf)
+            try parseExtinf(ByteSpan(first + 8, last))
+            return
+        }
+        guard last - first >= 4, base[first + 1] == 0x45, base[first + 2] == 0x58, base[first + 3] == 0x54 else {
+            storage.lines[lineIndex].kind = .comment
+            return
+        }
+        var colon = first + 1
+        while colon < last && base[colon] != ASCII.colon { colon += 1 }
+        guard let tag = TagName.table.lookup(base, ByteSpan(first + 1, colon)) else {
+            storage.lines[lineIndex].kind = .unknownTag
+            if !sawHeader { try reportHeaderMisplacement() }
+            return
+        }
+        markTag(tag)
+        var valueStart = colon < last ? colon + 1 : last
+        if valueStart < last && ASCII.isWhitespace(base[valueStart]) {
+            try report(.whitespace, "white space after the colon of \(tag.text)")
+            while valueStart < last && ASCII.isWhitespace(base[valueStart]) { valueStart += 1 }
+        }
+        let value = ByteSpan(valueStart, last)
+        switch tag.payload {
+        case .none:
+            if colon < last {
+                try report(.malformedTag, "\(tag.text) takes no value")
+            }
+        case .scalar, .attributeList:
+            if colon == last {
+                try report(.malformedTag, "\(tag.text) needs a value after a colon")
+            }
+        }
+        try parseTag(tag, value: value)
+    }
+
+    private static let extinfPrefix: UInt64 = {
+        var word: UInt64 = 0
+        for (index, byte) in "#EXTINF:".utf8.enumerated() {
+            word |= UInt64(byte) << (UInt64(index) * 8)
+        }
+        return UInt64(littleEndian: word)
+    }()
+
+    private mutating func markTag(_ tag: TagName) {
+        storage.lines[lineIndex].kind = .tag
+        storage.lines[lineIndex].tag = tag
+    }
+
+    mutating func reportHeaderMisplacement() throws(HLSParseError) {
+        if !reportedHeaderMisplacement {
+            reportedHeaderMisplacement = true
+            try report(.header, "#EXTM3U must come before every other tag")
+        }
+    }
+
+    private mutating func parseTag(_ tag: TagName, value: ByteSpan) throws(HLSParseError) {
+        if tag == .extm3u {
+            if sawHeader {
+                try report(.header, "#EXTM3U appears more than once")
+            }
+            sawHeader = true
+            return
+        }
+        if !sawHeader { try reportHeaderMisplacement() }
+        if tag.isSingleton {
+            let bit: UInt64 = 1 << UInt64(tag.rawValue)
+            if seenSingletons & bit != 0 {
+                try report(.duplicate, "\(tag.text) appears more than once")
+            }
+            seenSingletons |= bit
+        }
+        if tag.isMediaOnly && firstMediaTagLine == 0 { firstMediaTagLine = line }
+        if tag.isMultivariantOnly && firstMultivariantTagLine == 0 { firstMultivariantTagLine = line }
+        switch tag {
+        case .extm3u: break
+        case .extinf: try parseExtinf(value)
+        case .version: try parseVersion(value)
+        case .byteRange: try parseByteRange(value)
+        case .discontinuity: pending.discontinuity = true; pending.hasTags = true
+        case .gap: pending.gap = true; pending.hasTags = true
+        case .programDateTime: try parseProgramDateTime(value)
+        case .bitrate: try parseBitrate(value)
+        case .key: try parseKey(value)
+        case .map: try parseMap(value)
+        case .dateRange: try parseDateRange(value)
+        case .part: try parsePart(value)
+        case .targetDuration: try parseTargetDuration(value)
+        case .mediaSequence: storage.mediaSequence = try parseSequenceNumber(value, tag: tag)
+        case .discontinuitySequence: storage.discontinuitySequence = try parseSequenceNumber(value, tag: tag)
+        case .endList: storage.endList = true
+        case .playlistType: try parsePlaylistType(value)
+        case .iFramesOnly: storage.iFramesOnly = true
+        case .independentSegments: storage.independentSegments = true
+        case .partInf: try parsePartInf(value)
+        case .serverControl: try parseServerControl(value)
+        case .preloadHint: try parsePreloadHint(value)
+        case .skip: try parseSkip(value)
+        case .renditionReport: try parseRenditionReport(value)
+        case .start: try parseStart(value)
+        case .define: try parseDefine(value)
+        case .media: try parseMedia(value)
+        case .streamInf: try parseStreamInf(value)
+        case .iFrameStreamInf: try parseIFrameStreamInf(value)
+        case .sessionData: try parseSessionData(value)
+        case .sessionKey: try parseSessionKey(value)
+        case .contentSteering: try parseContentSteering(value)
+        }
+    }
+
+    private mutating func parseURILine(_ uri: ByteSpan) throws(HLSParseError) {
+        guard sawHeader else {
+            throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header before the first URI line",
+                                line: line)
+        }
+        if pendingVariant != nil {
+            try commitVariant(uri: uri)
+        } else if pending.hasExtinf {
+            try commitSegment(uri: uri)
+        } else {
+            storage.lines[lineIndex].kind = .strayURI
+            try report(.orphan, "URI line without a preceding EXTINF or EXT-X-STREAM-INF")
+        }
+    }
+}
+
+/// The media segment tags seen since the last segment, waiting for its URI line.
+struct PendingSegment {
+    var hasExtinf = false
+    var hasTags = false
+    var duration = ByteSpan.empty
+    var title = ByteSpan.empty
+    var programDateTime = ByteSpan.empty
+    var hasByteRange = false
+    var byteRangeLength: UInt64 = 0
+    var byteRangeOffset: UInt64?
+    var byteRangeLine = 0
+    var discontinuity = false
+    var gap = false
+}
