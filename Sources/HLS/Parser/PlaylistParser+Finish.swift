@@ -1,8 +1,8 @@
 /// Rules that need the whole playlist: its kind, required tags, and references between tags.
 extension PlaylistParser {
     mutating func finish() throws(HLSParseError) {
-        guard sawHeader else {
-            throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header", line: 0)
+        guard started else {
+            throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header and no HLS tag", line: 0)
         }
         if pending.hasExtinf {
             try report(.orphan, "EXTINF without a URI line at the end of the playlist")

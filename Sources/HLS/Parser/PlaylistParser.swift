@@ -8,7 +8,10 @@ struct PlaylistParser {
 
     /// Index of the line being parsed (0-based; diagnostics print it 1-based).
     var lineIndex = 0
+    /// `#EXTM3U` was seen.
     var sawHeader = false
+    /// `#EXTM3U` or another known tag was seen: the input is a playlist, possibly a headerless one.
+    var started = false
     var pending = PendingSegment()
     var pendingVariant: (record: VariantRecord, line: Int32)?
     var currentKeys: [Int32] = []
@@ -120,10 +123,9 @@ struct PlaylistParser {
                         scan = special + 1
                     }
                 } else {
+                    // Tabs count as white space (reported where they lead or trail a line).
                     if byte != ASCII.tab {
                         encodingProblem = encodingProblem ?? "control character 0x\(String(byte, radix: 16))"
-                    } else {
-                        encodingProblem = encodingProblem ?? "tab character"
                     }
                     scan = special + 1
                 }
@@ -174,7 +176,6 @@ struct PlaylistParser {
         while colon < last && base[colon] != ASCII.colon { colon += 1 }
         guard let tag = TagName.table.lookup(base, ByteSpan(first + 1, colon)) else {
             storage.lines[lineIndex].kind = .unknownTag
-            if !sawHeader { try reportHeaderMisplacement() }
             return
         }
         markTag(tag)
@@ -213,7 +214,7 @@ struct PlaylistParser {
     mutating func reportHeaderMisplacement() throws(HLSParseError) {
         if !reportedHeaderMisplacement {
             reportedHeaderMisplacement = true
-            try report(.header, "#EXTM3U must come before every other tag")
+            try report(.header, "#EXTM3U must be the first line, before every tag")
         }
     }
 
@@ -223,9 +224,11 @@ struct PlaylistParser {
                 try report(.header, "#EXTM3U appears more than once")
             }
             sawHeader = true
+            started = true
             return
         }
         if !sawHeader { try reportHeaderMisplacement() }
+        started = true
         if tag.isSingleton {
             let bit: UInt64 = 1 << UInt64(tag.rawValue)
             if seenSingletons & bit != 0 {
@@ -272,7 +275,7 @@ struct PlaylistParser {
     }
 
     private mutating func parseURILine(_ uri: ByteSpan) throws(HLSParseError) {
-        guard sawHeader else {
+        guard started else {
             throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header before the first URI line",
                                 line: line)
         }
