@@ -5,7 +5,7 @@ extension PlaylistParser {
             throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header and no HLS tag", line: 0)
         }
         if pending.hasExtinf {
-            try report(.orphan, "EXTINF without a URI line at the end of the playlist")
+            try report(.orphan, "EXTINF without a URI line at the end of the playlist", line: pending.extinfLine)
         }
         if let (_, tagLine) = pendingVariant {
             try report(.orphan, "EXT-X-STREAM-INF without a URI line", line: Int(tagLine) + 1)

@@ -37,6 +37,7 @@ extension PlaylistParser {
         while titleStart < value.upperBound && ASCII.isWhitespace(base[titleStart]) { titleStart += 1 }
         pending.title = ByteSpan(titleStart, value.upperBound)
         pending.hasExtinf = true
+        pending.extinfLine = line
         pending.hasTags = true
     }
 

@@ -165,6 +165,7 @@ struct PlaylistParser {
         if last - first >= 8,
            UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == Self.extinfPrefix {
             markTag(.extinf)
+            if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .extinf) }
             try parseExtinf(ByteSpan(first + 8, last))
             return
         }
@@ -227,6 +228,13 @@ struct PlaylistParser {
             started = true
             return
         }
+        try notePlacement(of: tag)
+        try parseTagValue(tag, value: value)
+    }
+
+    /// Bookkeeping every tag but `#EXTM3U` needs: the header rule, repeated singletons, and the
+    /// first media and multivariant tags (which decide the playlist's kind).
+    private mutating func notePlacement(of tag: TagName) throws(HLSParseError) {
         if !sawHeader { try reportHeaderMisplacement() }
         started = true
         if tag.isSingleton {
@@ -238,6 +246,9 @@ struct PlaylistParser {
         }
         if tag.isMediaOnly && firstMediaTagLine == 0 { firstMediaTagLine = line }
         if tag.isMultivariantOnly && firstMultivariantTagLine == 0 { firstMultivariantTagLine = line }
+    }
+
+    private mutating func parseTagValue(_ tag: TagName, value: ByteSpan) throws(HLSParseError) {
         switch tag {
         case .extm3u: break
         case .extinf: try parseExtinf(value)
@@ -301,6 +312,7 @@ struct PendingSegment {
     var byteRangeLength: UInt64 = 0
     var byteRangeOffset: UInt64?
     var byteRangeLine = 0
+    var extinfLine = 0
     var discontinuity = false
     var gap = false
 }
