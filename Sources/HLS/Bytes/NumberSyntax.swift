@@ -32,6 +32,7 @@ enum NumberSyntax {
 
     /// Scans the longest prefix of `span` that is a decimal floating-point number:
     /// an optional minus, digits, an optional dot and digits, with at least one digit.
+    @inline(__always)
     static func decimalPrefix(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> DecimalScan {
         var index = span.lowerBound
         let end = span.upperBound
@@ -40,25 +41,31 @@ enum NumberSyntax {
             isNegative = true
             index += 1
         }
+        let integerStart = index
         var integer: UInt64 = 0
         var saturated = false
-        var digits = 0
-        while index < end, ASCII.isDigit(base[index]) {
-            let (times10, overflow1) = integer.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(base[index] &- ASCII.zero))
-            if overflow1 || overflow2 { saturated = true } else { integer = sum }
-            digits += 1
+        while index < end {
+            let digit = base[index] &- ASCII.zero
+            if digit >= 10 { break }
+            // Nineteen digits always fit in 64 bits; only longer numbers need checking.
+            if index - integerStart < 19 {
+                integer = integer &* 10 &+ UInt64(digit)
+            } else {
+                let (times10, overflow1) = integer.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+                if overflow1 || overflow2 { saturated = true } else { integer = sum }
+            }
             index += 1
         }
+        var digits = index - integerStart
         var roundUp = false
         if index < end && base[index] == ASCII.dot {
             let dot = index
             index += 1
-            if index < end, ASCII.isDigit(base[index]) { roundUp = base[index] >= ASCII.zero + 5 }
-            while index < end, ASCII.isDigit(base[index]) {
-                digits += 1
-                index += 1
-            }
+            let fractionStart = index
+            if index < end { roundUp = base[index] &- ASCII.zero < 10 && base[index] >= ASCII.zero + 5 }
+            while index < end && base[index] &- ASCII.zero < 10 { index += 1 }
+            digits += index - fractionStart
             if digits == 0 { index = dot }
         }
         guard digits > 0 else { return DecimalScan(length: 0, isNegative: false, rounded: 0) }

@@ -109,7 +109,7 @@ extension HLSPlaylist {
             map: record.map < 0 ? nil : map(at: Int(record.map)),
             programDateTime: record.programDateTime.isEmpty ? nil : string(record.programDateTime, substituting: false),
             gap: record.flags.contains(.gap),
-            bitrate: record.flags.contains(.bitrate) ? record.bitrate : nil,
+            bitrate: record.bitrate < 0 ? nil : storage.bitrates[Int(record.bitrate)],
             sequenceNumber: first.overflow || number.overflow ? nil : number.partialValue)
     }
 

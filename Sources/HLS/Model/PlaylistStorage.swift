@@ -8,6 +8,8 @@ struct PlaylistStorage: Sendable {
     var attributes: [AttributeRecord] = []
 
     var segments: [SegmentRecord] = []
+    /// EXT-X-BITRATE values, which segments index.
+    var bitrates: [UInt64] = []
     var keys: [TagRecord] = []
     /// Flattened key sets: each segment's `keySet` indexes `keySets`, a range of `keySetMembers`,
     /// which index `keys`. Segments share a set until an EXT-X-KEY changes it.

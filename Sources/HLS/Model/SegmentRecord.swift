@@ -1,11 +1,11 @@
 /// A media segment as offsets and parsed numbers; strings are decoded only when asked for.
+/// Kept at 64 bytes: appending a larger record costs a `memcpy` call per segment.
 struct SegmentRecord: Sendable {
     struct Flags: OptionSet, Sendable {
         var rawValue: UInt8
         static let discontinuity = Flags(rawValue: 1)
         static let gap = Flags(rawValue: 2)
         static let byteRange = Flags(rawValue: 4)
-        static let bitrate = Flags(rawValue: 8)
     }
 
     var uri: ByteSpan
@@ -15,9 +15,8 @@ struct SegmentRecord: Sendable {
     var programDateTime: ByteSpan
     var byteRangeLength: UInt64
     var byteRangeOffset: UInt64
-    var bitrate: UInt64
-    /// Index of the URI line.
-    var line: Int32
+    /// Index into `PlaylistStorage.bitrates` of the EXT-X-BITRATE in force, or -1.
+    var bitrate: Int32
     /// Index into the key sets, or -1 when no key is in force.
     var keySet: Int32
     /// Index into the maps, or -1.

@@ -5,7 +5,7 @@ extension PlaylistParser {
             throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header and no HLS tag", line: 0)
         }
         if pending.hasExtinf {
-            try report(.orphan, "EXTINF without a URI line at the end of the playlist", line: pending.extinfLine)
+            try report(.orphan, "EXTINF without a URI line at the end of the playlist", line: Int(pending.extinfLine))
         }
         if let (_, tagLine) = pendingVariant {
             try report(.orphan, "EXT-X-STREAM-INF without a URI line", line: Int(tagLine) + 1)
@@ -35,7 +35,8 @@ extension PlaylistParser {
 
     private mutating func finishMediaPlaylist() throws(HLSParseError) {
         if let target = storage.targetDuration {
-            if let longest = maximumRoundedDuration, longest.value > target {
+            let longest = maximumRoundedDuration
+            if longest.line > 0, longest.value > target {
                 try report(.playlist, "segment duration rounds to \(longest.value) s, above EXT-X-TARGETDURATION \(target)",
                            line: longest.line)
             }
@@ -50,10 +51,9 @@ extension PlaylistParser {
             try reportVersion(4, "EXT-X-I-FRAMES-ONLY")
         }
         if let firstMap = storage.maps.first {
-            let declared = storage.version ?? 1
             let required: UInt64 = storage.iFramesOnly ? 5 : 6
-            if declared < required {
-                try report(.version, "EXT-X-MAP needs EXT-X-VERSION \(required) or later (playlist declares \(declared))",
+            if declaredVersion < required {
+                try report(.version, "EXT-X-MAP needs EXT-X-VERSION \(required) or later (playlist declares \(declaredVersion))",
                            line: Int(firstMap.tag.line) + 1)
             }
         }

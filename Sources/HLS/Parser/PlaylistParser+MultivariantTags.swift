@@ -47,7 +47,7 @@ extension PlaylistParser {
             try report(.attribute, "EXT-X-MEDIA with DEFAULT=YES must have AUTOSELECT=YES")
         }
         try checkCount(storage.renditions.count, against: limits.maximumEntriesPerList, "renditions")
-        storage.lines[lineIndex].item = Int32(storage.renditions.count)
+        currentLine.item = Int32(storage.renditions.count)
         storage.renditions.append(record)
     }
 
@@ -67,7 +67,7 @@ extension PlaylistParser {
         } else {
             try report(.attribute, "EXT-X-I-FRAME-STREAM-INF needs a URI attribute")
         }
-        storage.lines[lineIndex].item = Int32(storage.variants.count)
+        currentLine.item = Int32(storage.variants.count)
         storage.variants.append(variant)
     }
 
@@ -114,8 +114,8 @@ extension PlaylistParser {
         variant.uriLine = Int32(lineIndex)
         let variantIndex = Int32(storage.variants.count)
         storage.lines[Int(tagLine)].item = variantIndex
-        storage.lines[lineIndex].kind = .variantURI
-        storage.lines[lineIndex].item = variantIndex
+        currentLine.kind = .variantURI
+        currentLine.item = variantIndex
         storage.variants.append(variant)
         pendingVariant = nil
     }
@@ -136,7 +136,7 @@ extension PlaylistParser {
             if let item { _ = try quotedString(item, tag: .sessionData) }
         }
         try checkCount(storage.sessionData.count, against: limits.maximumEntriesPerList, "session data")
-        storage.lines[lineIndex].item = Int32(storage.sessionData.count)
+        currentLine.item = Int32(storage.sessionData.count)
         storage.sessionData.append(record)
     }
 
@@ -144,7 +144,7 @@ extension PlaylistParser {
         let record = try parseAttributeList(value, tag: .sessionKey)
         guard try validateKey(record, tag: .sessionKey) else { return }
         try checkCount(storage.sessionKeys.count, against: limits.maximumEntriesPerList, "session keys")
-        storage.lines[lineIndex].item = Int32(storage.sessionKeys.count)
+        currentLine.item = Int32(storage.sessionKeys.count)
         storage.sessionKeys.append(record)
     }
 

@@ -6,7 +6,10 @@ extension PlaylistParser {
             try report(.malformedTag, "EXT-X-VERSION must be a decimal integer")
             return
         }
-        if storage.version == nil { storage.version = version }
+        if storage.version == nil {
+            storage.version = version
+            declaredVersion = version
+        }
     }
 
     mutating func parseTargetDuration(_ value: ByteSpan) throws(HLSParseError) {
@@ -84,7 +87,7 @@ extension PlaylistParser {
             if let number = attribute(name, in: record) { _ = try integerValue(number, tag: .preloadHint) }
         }
         try checkCount(storage.preloadHints.count, against: limits.maximumEntriesPerList, "preload hints")
-        storage.lines[lineIndex].item = Int32(storage.preloadHints.count)
+        currentLine.item = Int32(storage.preloadHints.count)
         storage.preloadHints.append(record)
     }
 
@@ -117,7 +120,7 @@ extension PlaylistParser {
             if let number = attribute(name, in: record) { _ = try integerValue(number, tag: .renditionReport) }
         }
         try checkCount(storage.renditionReports.count, against: limits.maximumEntriesPerList, "rendition reports")
-        storage.lines[lineIndex].item = Int32(storage.renditionReports.count)
+        currentLine.item = Int32(storage.renditionReports.count)
         storage.renditionReports.append(record)
     }
 

@@ -6,30 +6,32 @@ extension PlaylistParser {
             try report(.orphan, "EXTINF without a URI line before the next EXTINF")
         }
         sawTargetDurationOrExtinf = true
-        var comma = value.lowerBound
-        while comma < value.upperBound && base[comma] != ASCII.comma { comma += 1 }
-        if comma == value.upperBound {
-            try report(.malformedTag, "EXTINF needs a comma after the duration")
+        // The duration is scanned first: in the common `6.006,` it ends at the comma, which
+        // saves a second pass to find it.
+        let scan = NumberSyntax.decimalPrefix(base, value)
+        var comma = value.lowerBound + scan.length
+        if comma >= value.upperBound || base[comma] != ASCII.comma {
+            while comma < value.upperBound && base[comma] != ASCII.comma { comma += 1 }
+            if comma == value.upperBound {
+                try report(.malformedTag, "EXTINF needs a comma after the duration")
+            }
+            var durationEnd = comma
+            while durationEnd > value.lowerBound && ASCII.isWhitespace(base[durationEnd - 1]) { durationEnd -= 1 }
+            if scan.length > 0 && durationEnd != value.lowerBound + scan.length {
+                try report(.malformedTag, "EXTINF duration has trailing characters")
+            }
         }
-        var durationEnd = comma
-        while durationEnd > value.lowerBound && ASCII.isWhitespace(base[durationEnd - 1]) { durationEnd -= 1 }
-        let durationText = ByteSpan(value.lowerBound, durationEnd)
-        let scan = NumberSyntax.decimalPrefix(base, durationText)
         if scan.length == 0 {
             try report(.malformedTag, "EXTINF duration is not a number")
             pending.duration = .empty
         } else {
             pending.duration = ByteSpan(value.lowerBound, value.lowerBound + scan.length)
-            if scan.length != durationText.count {
-                try report(.malformedTag, "EXTINF duration has trailing characters")
-            }
             if scan.isNegative {
                 try report(.range, "EXTINF duration is negative")
-            } else if maximumRoundedDuration.map({ scan.rounded > $0.value }) ?? true {
+            } else if scan.rounded > maximumRoundedDuration.value {
                 maximumRoundedDuration = (scan.rounded, line)
             }
-            if storage.version.map({ $0 < 3 }) ?? true, pending.duration.count > 0,
-               containsDot(pending.duration) {
+            if declaredVersion < 3, containsDot(pending.duration) {
                 try reportVersion(3, "a decimal EXTINF duration")
             }
         }
@@ -37,7 +39,7 @@ extension PlaylistParser {
         while titleStart < value.upperBound && ASCII.isWhitespace(base[titleStart]) { titleStart += 1 }
         pending.title = ByteSpan(titleStart, value.upperBound)
         pending.hasExtinf = true
-        pending.extinfLine = line
+        pending.extinfLine = Int32(line)
         pending.hasTags = true
     }
 
@@ -48,9 +50,8 @@ extension PlaylistParser {
 
     /// Reports a feature used below the EXT-X-VERSION that introduced it.
     mutating func reportVersion(_ required: UInt64, _ feature: String) throws(HLSParseError) {
-        let declared = storage.version ?? 1
-        if declared < required {
-            try report(.version, "\(feature) needs EXT-X-VERSION \(required) or later (playlist declares \(declared))")
+        if declaredVersion < required {
+            try report(.version, "\(feature) needs EXT-X-VERSION \(required) or later (playlist declares \(declaredVersion))")
         }
     }
 
@@ -61,8 +62,9 @@ extension PlaylistParser {
         case .valid(let length, let offset):
             pending.hasByteRange = true
             pending.byteRangeLength = length
-            pending.byteRangeOffset = offset
-            pending.byteRangeLine = line
+            pending.byteRangeOffset = offset ?? 0
+            pending.hasByteRangeOffset = offset != nil
+            pending.byteRangeLine = Int32(line)
         case .malformed:
             try report(.malformedTag, "EXT-X-BYTERANGE must be <length>[@<offset>] with decimal integers below 2^64")
         }
@@ -81,7 +83,9 @@ extension PlaylistParser {
             try report(.malformedTag, "EXT-X-BITRATE must be a decimal integer below 2^64")
             return
         }
-        currentBitrate = bitrate
+        try checkCount(storage.bitrates.count, against: limits.maximumEntriesPerList, "bitrates")
+        currentBitrate = Int32(storage.bitrates.count)
+        storage.bitrates.append(bitrate)
     }
 
     mutating func parseKey(_ value: ByteSpan) throws(HLSParseError) {
@@ -99,7 +103,7 @@ extension PlaylistParser {
             sameKeyFormat(attribute(.keyFormat, in: storage.keys[Int(existing)])?.content, format)
         }
         currentKeys.removeAll { replaced.contains($0) }
-        storage.lines[lineIndex].item = Int32(storage.keys.count)
+        currentLine.item = Int32(storage.keys.count)
         currentKeys.append(Int32(storage.keys.count))
         storage.keys.append(record)
     }
@@ -180,7 +184,7 @@ extension PlaylistParser {
         }
         // MAP is allowed from version 5 in I-frame playlists and from 6 elsewhere; the I-frame
         // tag may come later, so the check waits for the end of the playlist.
-        storage.lines[lineIndex].item = Int32(storage.maps.count)
+        currentLine.item = Int32(storage.maps.count)
         currentMap = Int32(storage.maps.count)
         storage.maps.append(map)
     }
@@ -214,7 +218,7 @@ extension PlaylistParser {
             }
         }
         try checkCount(storage.dateRanges.count, against: limits.maximumEntriesPerList, "date ranges")
-        storage.lines[lineIndex].item = Int32(storage.dateRanges.count)
+        currentLine.item = Int32(storage.dateRanges.count)
         storage.dateRanges.append(DateRangeRecord(tag: record, segment: Int32(storage.segments.count)))
     }
 
@@ -264,14 +268,16 @@ extension PlaylistParser {
         } else {
             previousPartEnd = nil
         }
-        storage.lines[lineIndex].item = Int32(storage.parts.count)
+        currentLine.item = Int32(storage.parts.count)
         storage.parts.append(part)
     }
 
     /// Turns the pending segment tags and `uri` into a segment.
     mutating func commitSegment(uri: ByteSpan) throws(HLSParseError) {
-        try checkCount(storage.segments.count, against: limits.maximumSegments, "segments")
-        if storage.variables.count > 0 {
+        if storage.segments.count >= limits.maximumSegments {
+            throw limitExceeded("more than \(limits.maximumSegments) segments")
+        }
+        if !storage.variables.isEmpty {
             try checkVariableReferences(in: uri)
         }
         var flags: SegmentRecord.Flags = []
@@ -282,30 +288,27 @@ extension PlaylistParser {
         if pending.hasByteRange {
             flags.insert(.byteRange)
             length = pending.byteRangeLength
-            if let explicit = pending.byteRangeOffset {
-                offset = explicit
+            if pending.hasByteRangeOffset {
+                offset = pending.byteRangeOffset
             } else {
                 offset = try implicitByteRangeOffset(uri: uri)
             }
             if length.addingReportingOverflow(offset).overflow {
-                try report(.range, "EXT-X-BYTERANGE ends past 2^64-1", line: pending.byteRangeLine)
+                try report(.range, "EXT-X-BYTERANGE ends past 2^64-1", line: Int(pending.byteRangeLine))
             }
         }
-        var bitrate: UInt64 = 0
-        if let currentBitrate, !pending.hasByteRange {
-            flags.insert(.bitrate)
-            bitrate = currentBitrate
-        }
+        let bitrate = pending.hasByteRange ? -1 : currentBitrate
         if storage.endList {
             try report(.placement, "media segment after EXT-X-ENDLIST")
         }
         let segmentIndex = Int32(storage.segments.count)
-        storage.lines[lineIndex].kind = .segmentURI
-        storage.lines[lineIndex].item = segmentIndex
+        currentLine.kind = .segmentURI
+        currentLine.item = segmentIndex
         storage.segments.append(SegmentRecord(uri: uri, duration: pending.duration, title: pending.title,
                                               programDateTime: pending.programDateTime, byteRangeLength: length,
-                                              byteRangeOffset: offset, bitrate: bitrate, line: Int32(lineIndex),
-                                              keySet: try currentKeySet(), map: currentMap, flags: flags))
+                                              byteRangeOffset: offset, bitrate: bitrate,
+                                              keySet: currentKeys.isEmpty ? -1 : try currentKeySet(),
+                                              map: currentMap, flags: flags))
         pending = PendingSegment()
     }
 
@@ -315,12 +318,12 @@ extension PlaylistParser {
     private mutating func implicitByteRangeOffset(uri: ByteSpan) throws(HLSParseError) -> UInt64 {
         guard let previous = storage.segments.last, previous.flags.contains(.byteRange) else {
             try report(.byteRange, "EXT-X-BYTERANGE without an offset needs a previous sub-range segment",
-                       line: pending.byteRangeLine)
+                       line: Int(pending.byteRangeLine))
             return 0
         }
         if !bytesEqual(previous.uri, uri) {
             try report(.byteRange, "EXT-X-BYTERANGE without an offset follows a segment of a different URI",
-                       line: pending.byteRangeLine)
+                       line: Int(pending.byteRangeLine))
         }
         let (end, overflow) = previous.byteRangeLength.addingReportingOverflow(previous.byteRangeOffset)
         return overflow ? UInt64.max : end

@@ -8,6 +8,9 @@ struct PlaylistParser {
 
     /// Index of the line being parsed (0-based; diagnostics print it 1-based).
     var lineIndex = 0
+    /// The record of the line being parsed; handlers set its kind and item, and it is appended
+    /// to the line table when the line is done (one append per line, no indexed writes).
+    var currentLine = LineRecord(start: 0, contentStart: 0, contentEnd: 0, end: 0, kind: .blank, tag: .extm3u, item: -1)
     /// `#EXTM3U` was seen.
     var sawHeader = false
     /// `#EXTM3U` or another known tag was seen: the input is a playlist, possibly a headerless one.
@@ -17,9 +20,13 @@ struct PlaylistParser {
     var currentKeys: [Int32] = []
     var keySetIsCurrent = false
     var currentMap: Int32 = -1
-    var currentBitrate: UInt64?
+    /// Index into `storage.bitrates` of the EXT-X-BITRATE in force, or -1.
+    var currentBitrate: Int32 = -1
     var previousPartEnd: (uri: ByteSpan, end: UInt64)?
-    var maximumRoundedDuration: (value: UInt64, line: Int)?
+    /// The longest EXTINF duration rounded to an integer, and its line (0 when there is none).
+    var maximumRoundedDuration: (value: UInt64, line: Int) = (0, 0)
+    /// EXT-X-VERSION, 1 until declared.
+    var declaredVersion: UInt64 = 1
     var substitutionBytes = 0
     var droppedDiagnostics = 0
     var seenSingletons: UInt64 = 0
@@ -76,7 +83,10 @@ struct PlaylistParser {
         guard count > 0 else {
             throw HLSParseError(code: .notAPlaylist, message: "empty input", line: 0)
         }
-        storage.lines.reserveCapacity(count / 32 + 4)
+        // Typical lines are 20 to 60 bytes and segments 60 to 90: reserving for short ones
+        // avoids regrowing (and copying) the two largest arrays while parsing.
+        storage.lines.reserveCapacity(count / 20 + 4)
+        storage.segments.reserveCapacity(count / 48 + 4)
         var position = 0
         var hasBOM = false
         if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
@@ -140,6 +150,7 @@ struct PlaylistParser {
                 try report(.encoding, problem)
             }
             try parseLine(start: lineStart, contentStart: contentStart, contentEnd: lineEnd, end: next)
+            storage.lines.append(currentLine)
             position = next
             lineIndex += 1
         }
@@ -151,8 +162,8 @@ struct PlaylistParser {
         var last = contentEnd
         while first < last && ASCII.isWhitespace(base[first]) { first += 1 }
         while last > first && ASCII.isWhitespace(base[last - 1]) { last -= 1 }
-        storage.lines.append(LineRecord(start: Int32(start), contentStart: Int32(first), contentEnd: Int32(last),
-                                        end: Int32(end), kind: .blank, tag: .extm3u, item: -1))
+        currentLine = LineRecord(start: Int32(start), contentStart: Int32(first), contentEnd: Int32(last),
+                                 end: Int32(end), kind: .blank, tag: .extm3u, item: -1)
         if first == last { return }
         if first != contentStart || last != contentEnd {
             try report(.whitespace, "white space at the start or end of the line")
@@ -170,13 +181,13 @@ struct PlaylistParser {
             return
         }
         guard last - first >= 4, base[first + 1] == 0x45, base[first + 2] == 0x58, base[first + 3] == 0x54 else {
-            storage.lines[lineIndex].kind = .comment
+            currentLine.kind = .comment
             return
         }
         var colon = first + 1
         while colon < last && base[colon] != ASCII.colon { colon += 1 }
         guard let tag = TagName.table.lookup(base, ByteSpan(first + 1, colon)) else {
-            storage.lines[lineIndex].kind = .unknownTag
+            currentLine.kind = .unknownTag
             return
         }
         markTag(tag)
@@ -208,8 +219,8 @@ struct PlaylistParser {
     }()
 
     private mutating func markTag(_ tag: TagName) {
-        storage.lines[lineIndex].kind = .tag
-        storage.lines[lineIndex].tag = tag
+        currentLine.kind = .tag
+        currentLine.tag = tag
     }
 
     mutating func reportHeaderMisplacement() throws(HLSParseError) {
@@ -295,24 +306,26 @@ struct PlaylistParser {
         } else if pending.hasExtinf {
             try commitSegment(uri: uri)
         } else {
-            storage.lines[lineIndex].kind = .strayURI
+            currentLine.kind = .strayURI
             try report(.orphan, "URI line without a preceding EXTINF or EXT-X-STREAM-INF")
         }
     }
 }
 
 /// The media segment tags seen since the last segment, waiting for its URI line.
+/// Kept small: it is reset after every segment.
 struct PendingSegment {
-    var hasExtinf = false
-    var hasTags = false
     var duration = ByteSpan.empty
     var title = ByteSpan.empty
     var programDateTime = ByteSpan.empty
-    var hasByteRange = false
     var byteRangeLength: UInt64 = 0
-    var byteRangeOffset: UInt64?
-    var byteRangeLine = 0
-    var extinfLine = 0
+    var byteRangeOffset: UInt64 = 0
+    var byteRangeLine: Int32 = 0
+    var extinfLine: Int32 = 0
+    var hasExtinf = false
+    var hasTags = false
+    var hasByteRange = false
+    var hasByteRangeOffset = false
     var discontinuity = false
     var gap = false
 }

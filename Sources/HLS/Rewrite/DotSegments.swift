@@ -19,13 +19,13 @@ enum DotSegments {
     }
 
     /// Appends `source[path]` with its dot segments removed.
-    static func appendRemoving(_ source: UnsafeBufferPointer<UInt8>, _ path: Range<Int>, to output: inout [UInt8]) {
+    static func appendRemoving(_ source: UnsafeBufferPointer<UInt8>, _ path: Range<Int>, to output: inout OutputBuffer) {
         guard contains(source, path) else {
-            output.append(contentsOf: source[path])
+            output.append(UnsafeBufferPointer(rebasing: source[path]))
             return
         }
         let outputStart = output.count
-        var input = Array(source[path])
+        var input = Array(UnsafeBufferPointer(rebasing: source[path]))
         var index = 0
         func hasPrefix(_ prefix: StaticString) -> Bool {
             let count = prefix.utf8CodeUnitCount
@@ -37,10 +37,13 @@ enum DotSegments {
             input.count - index == rest.utf8CodeUnitCount && hasPrefix(rest)
         }
         func removeLastOutputSegment() {
-            while output.count > outputStart {
-                let removed = output.removeLast()
-                if removed == ASCII.slash { break }
+            let written = output.written
+            var end = written.count
+            while end > outputStart {
+                end -= 1
+                if written[end] == ASCII.slash { break }
             }
+            output.truncate(to: end)
         }
         while index < input.count {
             if hasPrefix("../") {
@@ -65,7 +68,7 @@ enum DotSegments {
                 var segmentEnd = index
                 if input[segmentEnd] == ASCII.slash { segmentEnd += 1 }
                 while segmentEnd < input.count && input[segmentEnd] != ASCII.slash { segmentEnd += 1 }
-                output.append(contentsOf: input[index..<segmentEnd])
+                input.withUnsafeBufferPointer { output.append(UnsafeBufferPointer(rebasing: $0[index..<segmentEnd])) }
                 index = segmentEnd
             }
         }

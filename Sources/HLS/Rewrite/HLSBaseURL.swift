@@ -6,6 +6,9 @@
 public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
     let bytes: [UInt8]
     let components: URIComponents
+    /// The base path up to and including its last slash: what relative paths are merged with.
+    let directory: Range<Int>
+    let directoryHasDotSegments: Bool
 
     /// Nil unless `string` is an absolute URI (it has a scheme).
     public init?(_ string: String) {
@@ -16,6 +19,10 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
         guard components.scheme != nil else { return nil }
         self.bytes = bytes
         self.components = components
+        let path = components.path
+        let lastSlash = bytes[path].lastIndex(of: ASCII.slash)
+        directory = path.lowerBound..<(lastSlash.map { $0 + 1 } ?? path.lowerBound)
+        directoryHasDotSegments = bytes.withUnsafeBufferPointer { [directory] in DotSegments.contains($0, directory) }
     }
 
     public var description: String { String(decoding: bytes, as: UTF8.self) }
@@ -23,57 +30,57 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The scheme, lower-cased.
     var schemeIsHTTP: Bool {
         guard let scheme = components.scheme else { return false }
-        return URIComponents.isHTTP(bytes[scheme])
+        return bytes.withUnsafeBufferPointer { URIComponents.isHTTP($0[scheme]) }
     }
 
     /// Resolves `reference` against this base.
     public func resolve(_ reference: String) -> String {
-        var output: [UInt8] = []
+        var output = OutputBuffer(capacity: bytes.count + reference.utf8.count + 16)
         let referenceBytes = Array(reference.utf8)
         _ = referenceBytes.withUnsafeBufferPointer { buffer in
             resolve(buffer, 0..<buffer.count, into: &output)
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: output.written, as: UTF8.self)
     }
 
     /// Appends the resolution of `source[range]` to `output`; returns whether the result's
     /// scheme is http or https.
     @discardableResult
-    func resolve(_ source: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into output: inout [UInt8]) -> Bool {
+    func resolve(_ source: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into output: inout OutputBuffer) -> Bool {
         let reference = URIComponents(source, range)
         return bytes.withUnsafeBufferPointer { base in
             let isHTTP: Bool
             if let scheme = reference.scheme {
                 isHTTP = URIComponents.isHTTP(source[scheme])
-                output.append(contentsOf: source[scheme])
+                output.append(UnsafeBufferPointer(rebasing: source[scheme]))
                 output.append(ASCII.colon)
                 if let authority = reference.authority {
                     output.append(ASCII.slash)
                     output.append(ASCII.slash)
-                    output.append(contentsOf: source[authority])
+                    output.append(UnsafeBufferPointer(rebasing: source[authority]))
                 }
                 DotSegments.appendRemoving(source, reference.path, to: &output)
                 appendQuery(source, reference.query, to: &output)
             } else {
                 isHTTP = schemeIsHTTP
                 if let scheme = components.scheme {
-                    output.append(contentsOf: base[scheme])
+                    output.append(UnsafeBufferPointer(rebasing: base[scheme]))
                     output.append(ASCII.colon)
                 }
                 if let authority = reference.authority {
                     output.append(ASCII.slash)
                     output.append(ASCII.slash)
-                    output.append(contentsOf: source[authority])
+                    output.append(UnsafeBufferPointer(rebasing: source[authority]))
                     DotSegments.appendRemoving(source, reference.path, to: &output)
                     appendQuery(source, reference.query, to: &output)
                 } else {
                     if let authority = components.authority {
                         output.append(ASCII.slash)
                         output.append(ASCII.slash)
-                        output.append(contentsOf: base[authority])
+                        output.append(UnsafeBufferPointer(rebasing: base[authority]))
                     }
                     if reference.path.isEmpty {
-                        output.append(contentsOf: base[components.path])
+                        output.append(UnsafeBufferPointer(rebasing: base[components.path]))
                         appendQuery(reference.query != nil ? source : base, reference.query ?? components.query,
                                     to: &output)
                     } else if source[reference.path.lowerBound] == ASCII.slash {
@@ -87,40 +94,35 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
             }
             if let fragment = reference.fragment {
                 output.append(ASCII.hash)
-                output.append(contentsOf: source[fragment])
+                output.append(UnsafeBufferPointer(rebasing: source[fragment]))
             }
             return isHTTP
         }
     }
 
-    private func appendQuery(_ source: UnsafeBufferPointer<UInt8>, _ query: Range<Int>?, to output: inout [UInt8]) {
+    private func appendQuery(_ source: UnsafeBufferPointer<UInt8>, _ query: Range<Int>?, to output: inout OutputBuffer) {
         guard let query else { return }
         output.append(ASCII.questionMark)
-        output.append(contentsOf: source[query])
+        output.append(UnsafeBufferPointer(rebasing: source[query]))
     }
 
     /// RFC 3986 section 5.2.3 "merge", then remove_dot_segments. The merged path is the base's
     /// directory and the reference; when neither has a dot segment it is copied as is.
     private func appendMerged(base: UnsafeBufferPointer<UInt8>, _ source: UnsafeBufferPointer<UInt8>,
-                              _ path: Range<Int>, to output: inout [UInt8]) {
+                              _ path: Range<Int>, to output: inout OutputBuffer) {
         let rootOnly = components.authority != nil && components.path.isEmpty
-        var directory = components.path.lowerBound..<components.path.lowerBound
-        if let lastSlash = base[components.path].lastIndex(of: ASCII.slash) {
-            directory = components.path.lowerBound..<(lastSlash + 1)
-        }
-        if !DotSegments.contains(base, directory) && !DotSegments.contains(source, path) {
+        let directory = self.directory
+        if !directoryHasDotSegments && !DotSegments.contains(source, path) {
             if rootOnly { output.append(ASCII.slash) }
-            output.append(contentsOf: base[directory])
-            output.append(contentsOf: source[path])
+            output.append(UnsafeBufferPointer(rebasing: base[directory]))
+            output.append(UnsafeBufferPointer(rebasing: source[path]))
             return
         }
-        var merged: [UInt8] = []
-        merged.reserveCapacity(directory.count + path.count)
+        var merged = OutputBuffer(capacity: directory.count + path.count + 1)
         if rootOnly { merged.append(ASCII.slash) }
-        merged.append(contentsOf: base[directory])
-        merged.append(contentsOf: source[path])
-        merged.withUnsafeBufferPointer { buffer in
-            DotSegments.appendRemoving(buffer, 0..<buffer.count, to: &output)
-        }
+        merged.append(UnsafeBufferPointer(rebasing: base[directory]))
+        merged.append(UnsafeBufferPointer(rebasing: source[path]))
+        let buffer = merged.written
+        DotSegments.appendRemoving(buffer, 0..<buffer.count, to: &output)
     }
 }

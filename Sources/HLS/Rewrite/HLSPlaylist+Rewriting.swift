@@ -10,7 +10,6 @@ extension HLSPlaylist {
     /// junk fetchable). Rewritten URIs are escaped so that no byte can end the line or the
     /// quoted string they stand in.
     public func rewritten(base: HLSBaseURL, policy: some HLSRewritePolicy) -> [UInt8] {
-        var rewriter = PlaylistRewriter(playlist: self, base: base, policy: policy)
-        return rewriter.rewrite()
+        PlaylistRewriter(playlist: self, base: base, policy: policy).rewrite()
     }
 }

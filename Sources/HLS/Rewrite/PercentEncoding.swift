@@ -33,22 +33,14 @@ public enum PercentEncoding {
         return output
     }
 
-    static let isUnreserved: [Bool] = (0..<256).map { byte in
-        let value = UInt8(byte)
-        return ASCII.isAlpha(value) || ASCII.isDigit(value) || value == ASCII.minus || value == ASCII.dot
-            || value == ASCII.underscore || value == ASCII.tilde
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     static func appendEncoded(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
         for byte in bytes {
-            if isUnreserved[Int(byte)] {
+            if isUnreservedByte(byte) {
                 output.append(byte)
             } else {
                 output.append(ASCII.percent)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                output.append(uppercaseHex(byte >> 4))
+                output.append(uppercaseHex(byte & 0x0F))
             }
         }
     }

@@ -1,61 +1,95 @@
 /// One pass over the lines that copies the source and replaces only the bytes of URIs (and
 /// BANDWIDTH values) the policy changes; dropped variants lose their tag and URI line.
-struct PlaylistRewriter<Policy: HLSRewritePolicy> {
+///
+/// Unchanged bytes are copied in runs as long as possible (`copied` marks where the pending run
+/// starts), and a relative reference against a plain base directory reuses the directory's
+/// resolved and encoded bytes, computed once.
+struct PlaylistRewriter<Policy: HLSRewritePolicy>: ~Copyable {
     let playlist: HLSPlaylist
+    let storage: PlaylistStorage
     let base: HLSBaseURL
     let policy: Policy
-    var output: [UInt8] = []
-    var scratch: [UInt8] = []
+    var output: OutputBuffer
+    var scratch: OutputBuffer
+    /// Start of the source bytes not yet copied to `output`.
+    var copied = 0
+    /// The route of the URI being rewritten.
+    var route = HLSURIRoute.unchanged
     /// For each variant record, its index among the public variants of its kind.
     var variantIndices: [Int] = []
+    /// `scheme://authority/directory/` of the base, as is and sanitized (origin route), and
+    /// percent-encoded (proxy route); empty when the base directory has dot segments.
+    let baseDirectory: [UInt8]
+    let sanitizedBaseDirectory: [UInt8]
+    let encodedBaseDirectory: [UInt8]
 
     init(playlist: HLSPlaylist, base: HLSBaseURL, policy: Policy) {
         self.playlist = playlist
+        self.storage = playlist.storage
         self.base = base
         self.policy = policy
+        output = OutputBuffer(capacity: playlist.bytes.count * 2 + 64)
+        scratch = OutputBuffer(capacity: 1024)
+        var directory = OutputBuffer(capacity: base.bytes.count + 1)
+        if !base.directoryHasDotSegments && base.schemeIsHTTP {
+            // Resolving an empty path segment gives the directory itself.
+            _ = [ASCII.dot, ASCII.slash].withUnsafeBufferPointer { base.resolve($0, 0..<2, into: &directory) }
+        }
+        baseDirectory = Array(directory.written)
+        var sanitized = OutputBuffer(capacity: baseDirectory.count * 3 + 1)
+        var encoded = OutputBuffer(capacity: baseDirectory.count * 3 + 1)
+        baseDirectory.withUnsafeBufferPointer {
+            URISanitizer.append($0, to: &sanitized)
+            PercentEncoding.appendEncoded($0, to: &encoded)
+        }
+        sanitizedBaseDirectory = Array(sanitized.written)
+        encodedBaseDirectory = Array(encoded.written)
     }
 
-    private var storage: PlaylistStorage { playlist.storage }
-
-    mutating func rewrite() -> [UInt8] {
-        output.reserveCapacity(playlist.bytes.count * 2 + 64)
+    consuming func rewrite() -> [UInt8] {
         let (decisions, publicIndices) = variantDecisions()
         variantIndices = publicIndices
+        let lines = storage.lines
         playlist.bytes.withUnsafeBufferPointer { source in
             var lineIndex = 0
-            let lines = storage.lines
             while lineIndex < lines.count {
                 let line = lines[lineIndex]
                 lineIndex += 1
                 let item = Int(line.item)
                 switch line.kind {
                 case .segmentURI:
-                    let reference = HLSURIReference(role: .segment, index: item, segmentIndex: item)
-                    rewriteLine(line, source: source, reference: reference)
+                    rewriteLine(line, source: source, reference: HLSURIReference(role: .segment, index: item, segmentIndex: item))
                 case .variantURI:
                     rewriteLine(line, source: source, reference: HLSURIReference(role: .variant, index: variantIndices[item]))
-                case .tag where item >= 0:
-                    if line.tag == .streamInf || line.tag == .iFrameStreamInf {
-                        switch decisions[item] {
-                        case .drop:
-                            if line.tag == .streamInf { lineIndex = Int(storage.variants[item].uriLine) + 1 }
-                            continue
-                        case .keep:
-                            rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
-                        case .keepWithBandwidth(let bandwidth):
-                            rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: bandwidth)
-                        }
-                    } else {
+                case .tag where item >= 0 && (line.tag == .streamInf || line.tag == .iFrameStreamInf):
+                    switch decisions[item] {
+                    case .drop:
+                        flush(upTo: line.lowerBound, source: source)
+                        let last = line.tag == .streamInf ? Int(storage.variants[item].uriLine) : lineIndex - 1
+                        copied = lines[last].upperBound
+                        lineIndex = last + 1
+                    case .keep:
                         rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
+                    case .keepWithBandwidth(let bandwidth):
+                        rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: bandwidth)
                     }
-                case .tag where line.tag == .contentSteering:
+                case .tag where item >= 0 || line.tag == .contentSteering:
                     rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
                 default:
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<line.upperBound]))
+                    continue
                 }
             }
+            flush(upTo: source.count, source: source)
         }
-        return output
+        return output.finish()
+    }
+
+    /// Copies the pending run of unchanged source bytes up to `end`.
+    private mutating func flush(upTo end: Int, source: UnsafeBufferPointer<UInt8>) {
+        if end > copied {
+            output.append(UnsafeBufferPointer(rebasing: source[copied..<end]))
+            copied = end
+        }
     }
 
     /// Asks the policy about every variant; a policy that would drop every EXT-X-STREAM-INF
@@ -86,60 +120,47 @@ struct PlaylistRewriter<Policy: HLSRewritePolicy> {
 
     private mutating func rewriteLine(_ line: LineRecord, source: UnsafeBufferPointer<UInt8>,
                                       reference: HLSURIReference) {
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<Int(line.contentStart)]))
-        if !appendRewritten(line.content, source: source, reference: reference, quoted: false) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[Int(line.contentStart)..<Int(line.contentEnd)]))
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: source[Int(line.contentEnd)..<line.upperBound]))
+        guard prepare(line.content, source: source, reference: reference) else { return }
+        flush(upTo: Int(line.contentStart), source: source)
+        appendPrepared(quoted: false)
+        copied = Int(line.contentEnd)
     }
 
     private mutating func rewriteTag(_ line: LineRecord, at lineIndex: Int, source: UnsafeBufferPointer<UInt8>,
                                      bandwidth: UInt64?) {
-        guard let (record, role, index, segment) = uriHolder(line, at: lineIndex) else {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<line.upperBound]))
-            return
-        }
-        var copied = line.lowerBound
+        guard let (record, role, index, segment) = uriHolder(line, at: lineIndex) else { return }
         if let bandwidth {
-            copied = writeBandwidth(bandwidth, record: record, line: line, source: source)
+            writeBandwidth(bandwidth, record: record, line: line, source: source)
         }
         let uriName: AttributeName = line.tag == .contentSteering ? .serverURI : .uri
         for attributeIndex in record.attributes.indices {
             let attribute = storage.attributes[attributeIndex]
             guard attribute.nameID == uriName.rawValue else { continue }
             let reference = HLSURIReference(role: role, index: index, segmentIndex: segment)
-            let mark = output.count
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copied..<attribute.value.lowerBound]))
-            if appendRewritten(attribute.content, source: source, reference: reference, quoted: true) {
+            if prepare(attribute.content, source: source, reference: reference) {
+                flush(upTo: attribute.value.lowerBound, source: source)
+                appendPrepared(quoted: true)
                 copied = attribute.value.upperBound
-            } else {
-                output.removeSubrange(mark...)
             }
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: source[copied..<line.upperBound]))
     }
 
-    /// Writes the line up to the BANDWIDTH value with `bandwidth` in its place (or inserts the
-    /// attribute) and returns the offset from which copying resumes.
+    /// Writes `bandwidth` in place of the BANDWIDTH value, or inserts the attribute.
     private mutating func writeBandwidth(_ bandwidth: UInt64, record: TagRecord, line: LineRecord,
-                                         source: UnsafeBufferPointer<UInt8>) -> Int {
+                                         source: UnsafeBufferPointer<UInt8>) {
         let digits = Array(String(bandwidth).utf8)
         if let existing = playlist.attribute(.bandwidth, in: record) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<existing.value.lowerBound]))
-            output.append(contentsOf: digits)
-            return existing.value.upperBound
+            flush(upTo: existing.value.lowerBound, source: source)
+            output.append(digits)
+            copied = existing.value.upperBound
+        } else if let first = record.attributes.indices.first {
+            flush(upTo: storage.attributes[first].name.lowerBound, source: source)
+            output.append(Array("BANDWIDTH=".utf8) + digits + [ASCII.comma])
+        } else {
+            flush(upTo: Int(line.contentEnd), source: source)
+            let hasColon = source[Int(line.contentStart)..<Int(line.contentEnd)].contains(ASCII.colon)
+            output.append(Array((hasColon ? "BANDWIDTH=" : ":BANDWIDTH=").utf8) + digits)
         }
-        if let first = record.attributes.indices.first {
-            let insertAt = storage.attributes[first].name.lowerBound
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<insertAt]))
-            output.append(contentsOf: Array("BANDWIDTH=".utf8) + digits + [ASCII.comma])
-            return insertAt
-        }
-        let insertAt = Int(line.contentEnd)
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<insertAt]))
-        let hasColon = source[Int(line.contentStart)..<insertAt].contains(ASCII.colon)
-        output.append(contentsOf: Array((hasColon ? "BANDWIDTH=" : ":BANDWIDTH=").utf8) + digits)
-        return insertAt
     }
 
     /// The tag record of a line whose tag holds URIs, its role and indices.
@@ -167,37 +188,75 @@ struct PlaylistRewriter<Policy: HLSRewritePolicy> {
 
     // MARK: - URIs
 
-    /// Appends the rewritten form of the URI in `span`; returns false (appending nothing) when
-    /// it stays as written: the policy says so, or it is not an http(s) URI (`skd:`, `data:`).
-    private mutating func appendRewritten(_ span: ByteSpan, source: UnsafeBufferPointer<UInt8>,
-                                          reference: HLSURIReference, quoted: Bool) -> Bool {
-        let route = policy.route(for: reference)
+    /// Asks the policy about the URI in `span` and, unless it stays as written, resolves it
+    /// into `scratch`. URIs that do not resolve to http or https (`skd:`, `data:`) stay.
+    /// A simple relative reference (no scheme, authority, leading slash or dot segment) is left
+    /// unresolved in `scratch` with `scratchIsRelative` set: the base directory is prepended,
+    /// already encoded, when it is written.
+    private mutating func prepare(_ span: ByteSpan, source: UnsafeBufferPointer<UInt8>,
+                                  reference: HLSURIReference) -> Bool {
+        route = policy.route(for: reference)
         if case .unchanged = route { return false }
-        scratch.removeAll(keepingCapacity: true)
-        let isHTTP: Bool
+        scratch.removeAll()
+        scratchIsRelative = false
         if !storage.variables.isEmpty, let base = source.baseAddress, VariableReferences.mayContainReference(base, span) {
             let substituted = playlist.substitutedBytes(span)
-            isHTTP = substituted.withUnsafeBufferPointer { buffer in
+            return substituted.withUnsafeBufferPointer { buffer in
                 self.base.resolve(buffer, 0..<buffer.count, into: &scratch)
             }
-        } else {
-            isHTTP = base.resolve(source, span.lowerBound..<span.upperBound, into: &scratch)
         }
-        guard isHTTP else { return false }
+        let range = span.lowerBound..<span.upperBound
+        if !baseDirectory.isEmpty, isSimpleRelative(source, range) {
+            scratch.append(UnsafeBufferPointer(rebasing: source[range]))
+            scratchIsRelative = true
+            return true
+        }
+        return base.resolve(source, range, into: &scratch)
+    }
+
+    var scratchIsRelative = false
+
+    /// A non-empty relative path reference that does not start with `/`, has no scheme and no
+    /// dot segment: resolving it only prepends the base directory.
+    private func isSimpleRelative(_ source: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return false }
+        let first = source[range.lowerBound]
+        if first == ASCII.slash || first == ASCII.questionMark || first == ASCII.hash { return false }
+        var pathEnd = range.lowerBound
+        while pathEnd < range.upperBound {
+            let byte = source[pathEnd]
+            // A colon before any slash makes the reference start with a scheme (or be a
+            // relative path that RFC 3986 says must be written "./a:b"); take the slow path.
+            if byte == ASCII.colon { return false }
+            if byte == ASCII.slash || byte == ASCII.questionMark || byte == ASCII.hash { break }
+            pathEnd += 1
+        }
+        while pathEnd < range.upperBound && source[pathEnd] != ASCII.questionMark && source[pathEnd] != ASCII.hash {
+            pathEnd += 1
+        }
+        return !DotSegments.contains(source, range.lowerBound..<pathEnd)
+    }
+
+    /// Appends the URI `prepare` resolved, routed as the policy said.
+    private mutating func appendPrepared(quoted: Bool) {
         if quoted { output.append(ASCII.quote) }
         switch route {
         case .unchanged:
             break
         case .origin:
-            URISanitizer.append(scratch, to: &output)
+            if scratchIsRelative { sanitizedBaseDirectory.withUnsafeBufferPointer { output.append($0) } }
+            URISanitizer.append(scratch.written, to: &output)
         case .proxy(let endpoint):
-            output.append(contentsOf: endpoint.prefix)
-            PercentEncoding.appendEncoded(scratch, to: &output)
+            endpoint.prefix.withUnsafeBufferPointer { output.append($0) }
+            if scratchIsRelative { encodedBaseDirectory.withUnsafeBufferPointer { output.append($0) } }
+            PercentEncoding.appendEncoded(scratch.written, to: &output)
         case .custom(let transform):
-            URISanitizer.append(Array(transform(String(decoding: scratch, as: UTF8.self)).utf8), to: &output)
+            var absolute = scratchIsRelative ? baseDirectory : []
+            absolute.append(contentsOf: scratch.written)
+            let replacement = Array(transform(String(decoding: absolute, as: UTF8.self)).utf8)
+            replacement.withUnsafeBufferPointer { URISanitizer.append($0, to: &output) }
         }
         if quoted { output.append(ASCII.quote) }
-        return true
     }
 }
 

@@ -56,8 +56,13 @@ struct URIComponents: Hashable, Sendable {
     }
 
     /// True for `http` or `https`, in any case.
-    static func isHTTP(_ scheme: some Collection<UInt8>) -> Bool {
-        let lower = scheme.map { ASCII.isUpper($0) ? $0 | 0x20 : $0 }
-        return lower.elementsEqual("http".utf8) || lower.elementsEqual("https".utf8)
+    static func isHTTP(_ scheme: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        let count = scheme.count
+        guard count == 4 || count == 5 else { return false }
+        let start = scheme.startIndex
+        guard scheme[start] | 0x20 == UInt8(ascii: "h"), scheme[start + 1] | 0x20 == UInt8(ascii: "t"),
+              scheme[start + 2] | 0x20 == UInt8(ascii: "t"), scheme[start + 3] | 0x20 == UInt8(ascii: "p")
+        else { return false }
+        return count == 4 || scheme[start + 4] | 0x20 == UInt8(ascii: "s")
     }
 }

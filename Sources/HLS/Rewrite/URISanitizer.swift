@@ -3,17 +3,23 @@
 /// (CR and LF among them), space, `"`, DEL and every non-ASCII byte (the IRI-to-URI mapping of
 /// RFC 3987 section 3.1). Nothing else changes, so well-formed URIs pass through unchanged.
 enum URISanitizer {
-    static func append(_ uri: [UInt8], to output: inout [UInt8]) {
-        for byte in uri {
+    static func append(_ uri: UnsafeBufferPointer<UInt8>, to output: inout OutputBuffer) {
+        guard let source = uri.baseAddress else { return }
+        output.reserve(uri.count * 3)
+        let target = output.tail
+        var written = 0
+        for index in 0..<uri.count {
+            let byte = source[index]
             if byte <= ASCII.space || byte == ASCII.quote || byte >= ASCII.delete {
-                output.append(ASCII.percent)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                target[written] = ASCII.percent
+                target[written + 1] = PercentEncoding.uppercaseHex(byte >> 4)
+                target[written + 2] = PercentEncoding.uppercaseHex(byte & 0x0F)
+                written += 3
             } else {
-                output.append(byte)
+                target[written] = byte
+                written += 1
             }
         }
+        output.advance(by: written)
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 }
