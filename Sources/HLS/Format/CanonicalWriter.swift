@@ -78,18 +78,15 @@ struct CanonicalWriter {
     private mutating func writeAttributes(of line: LineRecord, value: ByteSpan, source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress else { return }
         var first = true
-        var text: [UInt8] = []
-        AttributeListScanner.scan(base, value) { entry in
-            if !first { text.append(ASCII.comma) }
+        var scanner = AttributeListScanner.Iterator(base, value)
+        while let entry = scanner.next() {
+            if !first { output.append(ASCII.comma) }
             first = false
-            text.append(contentsOf: UnsafeBufferPointer(start: base + entry.name.lowerBound, count: entry.name.count))
-            text.append(ASCII.equals)
-            if entry.isQuoted { text.append(ASCII.quote) }
-            let content = entry.content
-            text.append(contentsOf: UnsafeBufferPointer(start: base + content.lowerBound, count: max(0, content.count)))
-            if entry.isQuoted { text.append(ASCII.quote) }
-            return true
+            append(source, entry.name)
+            output.append(ASCII.equals)
+            if entry.isQuoted { output.append(ASCII.quote) }
+            append(source, entry.content)
+            if entry.isQuoted { output.append(ASCII.quote) }
         }
-        output.append(contentsOf: text)
     }
 }

@@ -15,69 +15,92 @@ enum AttributeListScanner {
         }
     }
 
-    /// Calls `body` for each entry until it returns false. Returns the first problem found, if any.
-    @discardableResult
-    static func scan(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, _ body: (Entry) -> Bool) -> String? {
-        var index = span.lowerBound
-        let end = span.upperBound
-        var problem: String?
-        while index < end {
-            let entryStart = index
-            while index < end && ASCII.isWhitespace(base[index]) { index += 1 }
-            if index != entryStart { problem = problem ?? "white space in the attribute list" }
-            let nameStart = index
-            while index < end && base[index] != ASCII.equals && base[index] != ASCII.comma { index += 1 }
-            var nameEnd = index
-            while nameEnd > nameStart && ASCII.isWhitespace(base[nameEnd - 1]) { nameEnd -= 1 }
-            if nameEnd != index { problem = problem ?? "white space in the attribute list" }
-            guard index < end, base[index] == ASCII.equals, nameEnd > nameStart else {
-                problem = problem ?? (nameEnd > nameStart ? "attribute without a value" : "empty attribute")
-                if index < end { index += 1 }
-                continue
-            }
-            index += 1
-            let afterEquals = index
-            while index < end && ASCII.isWhitespace(base[index]) { index += 1 }
-            if index != afterEquals { problem = problem ?? "white space in the attribute list" }
-            let valueStart = index
-            var valueEnd: Int
-            var isQuoted = false
-            var isUnterminated = false
-            if index < end && base[index] == ASCII.quote {
-                isQuoted = true
+    /// Splits `span` into entries, in order.
+    struct Iterator {
+        let base: UnsafePointer<UInt8>
+        var index: Int
+        let end: Int
+        /// The first problem found so far, if any.
+        private(set) var problem: String?
+
+        init(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) {
+            self.base = base
+            index = span.lowerBound
+            end = span.upperBound
+        }
+
+        private mutating func note(_ text: String) {
+            if problem == nil { problem = text }
+        }
+
+        mutating func next() -> Entry? {
+            while index < end {
+                if ASCII.isWhitespace(base[index]) {
+                    note("white space in the attribute list")
+                    while index < end && ASCII.isWhitespace(base[index]) { index += 1 }
+                }
+                let nameStart = index
+                index = ByteSearch.first(ASCII.equals, or: ASCII.comma, in: base, from: index, to: end)
+                var nameEnd = index
+                if nameEnd > nameStart && ASCII.isWhitespace(base[nameEnd - 1]) {
+                    note("white space in the attribute list")
+                    while nameEnd > nameStart && ASCII.isWhitespace(base[nameEnd - 1]) { nameEnd -= 1 }
+                }
+                guard index < end, base[index] == ASCII.equals, nameEnd > nameStart else {
+                    note(nameEnd > nameStart ? "attribute without a value" : "empty attribute")
+                    if index < end { index += 1 }
+                    continue
+                }
                 index += 1
-                while index < end && base[index] != ASCII.quote { index += 1 }
+                if index < end && ASCII.isWhitespace(base[index]) {
+                    note("white space in the attribute list")
+                    while index < end && ASCII.isWhitespace(base[index]) { index += 1 }
+                }
+                let entry = index < end && base[index] == ASCII.quote
+                    ? quotedValue(name: ByteSpan(nameStart, nameEnd))
+                    : plainValue(name: ByteSpan(nameStart, nameEnd))
                 if index < end {
                     index += 1
-                } else {
-                    isUnterminated = true
-                    problem = problem ?? "unterminated quoted string"
+                    if index == end { note("trailing comma in the attribute list") }
                 }
-                valueEnd = index
-                let afterQuote = index
+                return entry
+            }
+            return nil
+        }
+
+        /// A quoted string up to its closing quote (or the end of the line), then up to the comma.
+        private mutating func quotedValue(name: ByteSpan) -> Entry {
+            let valueStart = index
+            index = ByteSearch.first(ASCII.quote, in: base, from: index + 1, to: end)
+            var isUnterminated = false
+            if index < end {
+                index += 1
+            } else {
+                isUnterminated = true
+                note("unterminated quoted string")
+            }
+            let valueEnd = index
+            if index < end && base[index] != ASCII.comma {
                 var onlySpace = true
                 while index < end && base[index] != ASCII.comma {
                     if !ASCII.isWhitespace(base[index]) { onlySpace = false }
                     index += 1
                 }
-                if index != afterQuote {
-                    problem = problem ?? (onlySpace ? "white space in the attribute list" : "text after a quoted string")
-                }
-            } else {
-                while index < end && base[index] != ASCII.comma { index += 1 }
-                valueEnd = index
-                while valueEnd > valueStart && ASCII.isWhitespace(base[valueEnd - 1]) { valueEnd -= 1 }
-                if valueEnd != index { problem = problem ?? "white space in the attribute list" }
-                if valueEnd == valueStart { problem = problem ?? "attribute with an empty value" }
+                note(onlySpace ? "white space in the attribute list" : "text after a quoted string")
             }
-            if index < end {
-                index += 1
-                if index == end { problem = problem ?? "trailing comma in the attribute list" }
-            }
-            let entry = Entry(name: ByteSpan(nameStart, nameEnd), value: ByteSpan(valueStart, valueEnd),
-                              isQuoted: isQuoted, isUnterminated: isUnterminated)
-            if !body(entry) { break }
+            return Entry(name: name, value: ByteSpan(valueStart, valueEnd), isQuoted: true, isUnterminated: isUnterminated)
         }
-        return problem
+
+        private mutating func plainValue(name: ByteSpan) -> Entry {
+            let valueStart = index
+            index = ByteSearch.first(ASCII.comma, in: base, from: index, to: end)
+            var valueEnd = index
+            if valueEnd > valueStart && ASCII.isWhitespace(base[valueEnd - 1]) {
+                note("white space in the attribute list")
+                while valueEnd > valueStart && ASCII.isWhitespace(base[valueEnd - 1]) { valueEnd -= 1 }
+            }
+            if valueEnd == valueStart { note("attribute with an empty value") }
+            return Entry(name: name, value: ByteSpan(valueStart, valueEnd), isQuoted: false, isUnterminated: false)
+        }
     }
 }

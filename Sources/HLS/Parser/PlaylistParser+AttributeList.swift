@@ -7,39 +7,35 @@ extension PlaylistParser {
     mutating func parseAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
         let poolStart = storage.attributes.count
         let maximum = limits.maximumAttributesPerTag
-        var exceeded = false
         var nameProblem: String?
-        let base = self.base
-        var pool = storage.attributes
-        storage.attributes = []
-        var problem = AttributeListScanner.scan(base, span) { entry in
-            if pool.count - poolStart >= maximum {
-                exceeded = true
-                return false
+        var seen: UInt128 = 0
+        var scanner = AttributeListScanner.Iterator(base, span)
+        while let entry = scanner.next() {
+            if storage.attributes.count - poolStart >= maximum {
+                throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
-            let nameID = AttributeName.table.lookup(base, entry.name)?.rawValue ?? AttributeRecord.unknownName
-            if nameID == AttributeRecord.unknownName && !Self.isAttributeName(base, entry.name) {
-                nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
-            } else if nameID != AttributeRecord.unknownName,
-                      pool[poolStart...].contains(where: { $0.nameID == nameID }) {
-                nameProblem = nameProblem ?? "attribute \(AttributeName(rawValue: nameID)?.text ?? "") appears twice"
+            let nameID = AttributeName.table.lookup(base, entry.name, readableEnd: count)?.rawValue ?? AttributeRecord.unknownName
+            if nameID == AttributeRecord.unknownName {
+                if !Self.isAttributeName(base, entry.name) {
+                    nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
+                }
+            } else {
+                let bit: UInt128 = 1 << UInt128(nameID)
+                if seen & bit != 0 {
+                    nameProblem = nameProblem ?? "attribute \(AttributeName(rawValue: nameID)?.text ?? "") appears twice"
+                }
+                seen |= bit
             }
-            pool.append(AttributeRecord(name: entry.name, value: entry.value, nameID: nameID,
-                                        isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
-            return true
+            storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, nameID: nameID,
+                                                      isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
         }
-        storage.attributes = pool
-        if exceeded {
-            throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
-        }
-        problem = problem ?? nameProblem
-        if let problem {
+        if let problem = scanner.problem ?? nameProblem {
             try report(.malformedTag, "\(tag.text): \(problem)")
         }
         let record = TagRecord(line: Int32(lineIndex),
                                attributes: AttributeRange(start: Int32(poolStart),
                                                           count: Int32(storage.attributes.count - poolStart)))
-        if storage.variables.count > 0 {
+        if !storage.variables.isEmpty {
             try checkVariableReferences(in: record)
         }
         return record

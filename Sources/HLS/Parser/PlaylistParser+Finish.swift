@@ -60,12 +60,21 @@ extension PlaylistParser {
     }
 
     private mutating func finishMultivariantPlaylist() throws(HLSParseError) {
+        // Groups are compared by a 64-bit hash of TYPE and GROUP-ID: no allocation per lookup,
+        // and a collision could only hide this warning.
+        var groups = Set<UInt64>()
+        for rendition in storage.renditions {
+            if let type = attribute(.type, in: rendition), let group = attribute(.groupID, in: rendition) {
+                groups.insert(groupHash(type: FNV1a.hash(base, type.value), group: group.content))
+            }
+        }
+        let kinds: [(AttributeName, String)] = [(.audio, "AUDIO"), (.video, "VIDEO"), (.subtitles, "SUBTITLES"),
+                                                (.closedCaptions, "CLOSED-CAPTIONS")]
+        let typeHashes = kinds.map { FNV1a.hash($0.1.utf8) }
         for variant in storage.variants {
-            let groups: [(AttributeName, StaticString)] = [(.audio, "AUDIO"), (.video, "VIDEO"),
-                                                           (.subtitles, "SUBTITLES"), (.closedCaptions, "CLOSED-CAPTIONS")]
-            for (name, type) in groups {
+            for (kind, (name, type)) in kinds.enumerated() {
                 guard let group = attribute(name, in: variant.tag), group.isQuoted else { continue }
-                if !hasRendition(type: type, group: group.content) {
+                if !groups.contains(groupHash(type: typeHashes[kind], group: group.content)) {
                     try report(.attribute, "\(name.text)=\"\(text(group.content))\" names no EXT-X-MEDIA group of TYPE=\(type)",
                                line: Int(variant.tag.line) + 1)
                 }
@@ -77,11 +86,7 @@ extension PlaylistParser {
         }
     }
 
-    private func hasRendition(type: StaticString, group: ByteSpan) -> Bool {
-        storage.renditions.contains { rendition in
-            guard let renditionType = attribute(.type, in: rendition), bytesEqual(renditionType.value, type),
-                  let renditionGroup = attribute(.groupID, in: rendition) else { return false }
-            return bytesEqual(renditionGroup.content, group)
-        }
+    private func groupHash(type: UInt64, group: ByteSpan) -> UInt64 {
+        FNV1a.hash(base, group, seed: type)
     }
 }

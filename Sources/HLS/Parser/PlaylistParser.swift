@@ -87,6 +87,7 @@ struct PlaylistParser {
         // avoids regrowing (and copying) the two largest arrays while parsing.
         storage.lines.reserveCapacity(count / 20 + 4)
         storage.segments.reserveCapacity(count / 48 + 4)
+        storage.attributes.reserveCapacity(count / 16 + 4)
         var position = 0
         var hasBOM = false
         if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
@@ -186,7 +187,7 @@ struct PlaylistParser {
         }
         var colon = first + 1
         while colon < last && base[colon] != ASCII.colon { colon += 1 }
-        guard let tag = TagName.table.lookup(base, ByteSpan(first + 1, colon)) else {
+        guard let tag = TagName.table.lookup(base, ByteSpan(first + 1, colon), readableEnd: count) else {
             currentLine.kind = .unknownTag
             return
         }

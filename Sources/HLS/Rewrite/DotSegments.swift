@@ -2,18 +2,16 @@
 enum DotSegments {
     /// True when the path has a `.` or `..` segment, the only case where removal changes it.
     static func contains(_ source: UnsafeBufferPointer<UInt8>, _ path: Range<Int>) -> Bool {
-        var segmentStart = path.lowerBound
-        var index = path.lowerBound
-        while index <= path.upperBound {
-            if index == path.upperBound || source[index] == ASCII.slash {
-                let length = index - segmentStart
-                if length == 1 && source[segmentStart] == ASCII.dot { return true }
-                if length == 2 && source[segmentStart] == ASCII.dot && source[segmentStart + 1] == ASCII.dot {
-                    return true
-                }
-                segmentStart = index + 1
+        guard let base = source.baseAddress else { return false }
+        // Only a dot that starts a segment can start a dot segment; look at the dots alone.
+        var dot = ByteSearch.first(ASCII.dot, in: base, from: path.lowerBound, to: path.upperBound)
+        while dot < path.upperBound {
+            if dot == path.lowerBound || base[dot - 1] == ASCII.slash {
+                var after = dot + 1
+                if after < path.upperBound && base[after] == ASCII.dot { after += 1 }
+                if after == path.upperBound || base[after] == ASCII.slash { return true }
             }
-            index += 1
+            dot = ByteSearch.first(ASCII.dot, in: base, from: dot + 1, to: path.upperBound)
         }
         return false
     }

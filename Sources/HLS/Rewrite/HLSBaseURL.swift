@@ -52,6 +52,11 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
             let isHTTP: Bool
             if let scheme = reference.scheme {
                 isHTTP = URIComponents.isHTTP(source[scheme])
+                // An absolute reference without dot segments resolves to itself.
+                if !DotSegments.contains(source, reference.path) {
+                    output.append(UnsafeBufferPointer(rebasing: source[range]))
+                    return isHTTP
+                }
                 output.append(UnsafeBufferPointer(rebasing: source[scheme]))
                 output.append(ASCII.colon)
                 if let authority = reference.authority {

@@ -9,7 +9,7 @@ extension HLSPlaylist {
     /// lines the parser found to belong to nothing (players ignore them; rewriting would make
     /// junk fetchable). Rewritten URIs are escaped so that no byte can end the line or the
     /// quoted string they stand in.
-    public func rewritten(base: HLSBaseURL, policy: some HLSRewritePolicy) -> [UInt8] {
+    public func rewritten(base: HLSBaseURL, policy: any HLSRewritePolicy) -> [UInt8] {
         PlaylistRewriter(playlist: self, base: base, policy: policy).rewrite()
     }
 }

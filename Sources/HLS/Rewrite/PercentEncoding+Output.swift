@@ -10,21 +10,27 @@ extension PercentEncoding {
         return (word >> UInt64(byte & 63)) & 1 != 0
     }
 
+    /// For each byte, what it encodes to, packed little-endian in a word: up to three output
+    /// bytes and, in the fourth, how many of them count. The encoder stores a whole word per
+    /// input byte and advances by the count, with no branch on the byte's class.
+    private static let encodings: [UInt32] = (0...255).map { value -> UInt32 in
+        let byte = UInt8(value)
+        if isUnreservedByte(byte) { return UInt32(byte) | 1 << 24 }
+        return UInt32(ASCII.percent) | UInt32(uppercaseHex(byte >> 4)) << 8 | UInt32(uppercaseHex(byte & 0x0F)) << 16
+            | 3 << 24
+    }
+
     static func appendEncoded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout OutputBuffer) {
         guard let source = bytes.baseAddress else { return }
-        output.reserve(bytes.count * 3)
-        let target = output.tail
+        // One spare byte: every store writes four, and only the last may reach past the text.
+        output.reserve(bytes.count * 3 + 1)
+        let target = UnsafeMutableRawPointer(output.tail)
         var written = 0
-        for index in 0..<bytes.count {
-            let byte = source[index]
-            if isUnreservedByte(byte) {
-                target[written] = byte
-                written += 1
-            } else {
-                target[written] = ASCII.percent
-                target[written + 1] = uppercaseHex(byte >> 4)
-                target[written + 2] = uppercaseHex(byte & 0x0F)
-                written += 3
+        encodings.withUnsafeBufferPointer { encodings in
+            for index in 0..<bytes.count {
+                let encoding = encodings[Int(source[index])]
+                target.storeBytes(of: UInt32(littleEndian: encoding), toByteOffset: written, as: UInt32.self)
+                written += Int(encoding >> 24)
             }
         }
         output.advance(by: written)

@@ -3,12 +3,14 @@
 ///
 /// Unchanged bytes are copied in runs as long as possible (`copied` marks where the pending run
 /// starts), and a relative reference against a plain base directory reuses the directory's
-/// resolved and encoded bytes, computed once.
-struct PlaylistRewriter<Policy: HLSRewritePolicy>: ~Copyable {
+/// resolved and encoded bytes, computed once. The policy is an existential rather than a
+/// generic parameter: the rewriter is called across the module boundary, where generic code
+/// would run unspecialized and look up type metadata for every URI.
+struct PlaylistRewriter: ~Copyable {
     let playlist: HLSPlaylist
     let storage: PlaylistStorage
     let base: HLSBaseURL
-    let policy: Policy
+    let policy: any HLSRewritePolicy
     var output: OutputBuffer
     var scratch: OutputBuffer
     /// Start of the source bytes not yet copied to `output`.
@@ -23,12 +25,12 @@ struct PlaylistRewriter<Policy: HLSRewritePolicy>: ~Copyable {
     let sanitizedBaseDirectory: [UInt8]
     let encodedBaseDirectory: [UInt8]
 
-    init(playlist: HLSPlaylist, base: HLSBaseURL, policy: Policy) {
+    init(playlist: HLSPlaylist, base: HLSBaseURL, policy: any HLSRewritePolicy) {
         self.playlist = playlist
         self.storage = playlist.storage
         self.base = base
         self.policy = policy
-        output = OutputBuffer(capacity: playlist.bytes.count * 2 + 64)
+        output = OutputBuffer(capacity: Self.estimatedSize(of: playlist, base: base))
         scratch = OutputBuffer(capacity: 1024)
         var directory = OutputBuffer(capacity: base.bytes.count + 1)
         if !base.directoryHasDotSegments && base.schemeIsHTTP {
@@ -44,6 +46,17 @@ struct PlaylistRewriter<Policy: HLSRewritePolicy>: ~Copyable {
         }
         sanitizedBaseDirectory = Array(sanitized.written)
         encodedBaseDirectory = Array(encoded.written)
+    }
+
+    /// Room for the output when every URI goes through a proxy endpoint of typical length, so
+    /// the buffer does not grow (each growth copies, and touches fresh pages).
+    private static func estimatedSize(of playlist: HLSPlaylist, base: HLSBaseURL) -> Int {
+        let storage = playlist.storage
+        let uris = storage.segments.count + storage.variants.count + storage.keys.count + storage.maps.count
+            + storage.parts.count + storage.preloadHints.count + storage.renditionReports.count
+            + storage.renditions.count + storage.sessionData.count + storage.sessionKeys.count + 1
+        let typicalEndpoint = 48
+        return playlist.bytes.count * 2 + uris * (typicalEndpoint + 3 * base.bytes.count + 8) + 256
     }
 
     consuming func rewrite() -> [UInt8] {
@@ -215,6 +228,9 @@ struct PlaylistRewriter<Policy: HLSRewritePolicy>: ~Copyable {
     }
 
     var scratchIsRelative = false
+    /// The last proxy endpoint's prefix followed by the encoded base directory: one copy per
+    /// relative URI instead of two. (Comparing against the same array is a pointer check.)
+    var proxiedBaseDirectory: (endpoint: [UInt8], bytes: [UInt8]) = ([], [])
 
     /// A non-empty relative path reference that does not start with `/`, has no scheme and no
     /// dot segment: resolving it only prepends the base directory.
@@ -247,8 +263,14 @@ struct PlaylistRewriter<Policy: HLSRewritePolicy>: ~Copyable {
             if scratchIsRelative { sanitizedBaseDirectory.withUnsafeBufferPointer { output.append($0) } }
             URISanitizer.append(scratch.written, to: &output)
         case .proxy(let endpoint):
-            endpoint.prefix.withUnsafeBufferPointer { output.append($0) }
-            if scratchIsRelative { encodedBaseDirectory.withUnsafeBufferPointer { output.append($0) } }
+            if scratchIsRelative {
+                if endpoint.prefix != proxiedBaseDirectory.endpoint {
+                    proxiedBaseDirectory = (endpoint.prefix, endpoint.prefix + encodedBaseDirectory)
+                }
+                proxiedBaseDirectory.bytes.withUnsafeBufferPointer { output.append($0) }
+            } else {
+                endpoint.prefix.withUnsafeBufferPointer { output.append($0) }
+            }
             PercentEncoding.appendEncoded(scratch.written, to: &output)
         case .custom(let transform):
             var absolute = scratchIsRelative ? baseDirectory : []

@@ -40,13 +40,15 @@ struct URIComponents: Hashable, Sendable {
             authority = (index + 2)..<authorityEnd
             index = authorityEnd
         }
-        var pathEnd = index
-        while pathEnd < end && source[pathEnd] != ASCII.questionMark && source[pathEnd] != ASCII.hash { pathEnd += 1 }
+        guard let base = source.baseAddress else {
+            path = index..<index
+            return
+        }
+        let pathEnd = ByteSearch.first(ASCII.questionMark, or: ASCII.hash, in: base, from: index, to: end)
         path = index..<pathEnd
         index = pathEnd
         if index < end && source[index] == ASCII.questionMark {
-            var queryEnd = index + 1
-            while queryEnd < end && source[queryEnd] != ASCII.hash { queryEnd += 1 }
+            let queryEnd = ByteSearch.first(ASCII.hash, in: base, from: index + 1, to: end)
             query = (index + 1)..<queryEnd
             index = queryEnd
         }

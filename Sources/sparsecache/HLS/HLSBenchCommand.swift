@@ -6,7 +6,12 @@ struct HLSBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Parse, format and rewrite a playlist N times in-process and print MB/s for each.",
-        discussion: "MB/s is input megabytes (10^6 bytes) per second, from the best of the timed rounds."
+        discussion: """
+            MB/s is input megabytes (10^6 bytes) per second, from the best of three timed rounds. glibc returns \
+            large freed blocks to the kernel, so each iteration may pay page faults for memory the previous one \
+            freed; scripts/bench-hls.sh sets MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ to keep it, as a \
+            warmed-up long-running process's heap does.
+            """
     )
 
     @Argument(help: "The playlist file.")
