@@ -51,9 +51,7 @@ struct CanonicalWriter {
             while durationEnd > value.lowerBound && ASCII.isWhitespace(source[durationEnd - 1]) { durationEnd -= 1 }
             append(source, ByteSpan(value.lowerBound, durationEnd))
             output.append(ASCII.comma)
-            var titleStart = min(comma + 1, value.upperBound)
-            while titleStart < value.upperBound && ASCII.isWhitespace(source[titleStart]) { titleStart += 1 }
-            append(source, ByteSpan(titleStart, value.upperBound))
+            append(source, ByteSpan(min(comma + 1, value.upperBound), value.upperBound))
         case .scalar:
             output.append(ASCII.colon)
             append(source, value)

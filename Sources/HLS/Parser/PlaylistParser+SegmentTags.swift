@@ -35,9 +35,8 @@ extension PlaylistParser {
                 try reportVersion(3, "a decimal EXTINF duration")
             }
         }
-        var titleStart = comma < value.upperBound ? comma + 1 : value.upperBound
-        while titleStart < value.upperBound && ASCII.isWhitespace(base[titleStart]) { titleStart += 1 }
-        pending.title = ByteSpan(titleStart, value.upperBound)
+        // The title is kept as written after the comma, leading white space included.
+        pending.title = ByteSpan(comma < value.upperBound ? comma + 1 : value.upperBound, value.upperBound)
         pending.hasExtinf = true
         pending.extinfLine = Int32(line)
         pending.hasTags = true
