@@ -7,29 +7,7 @@ extension HLSPlaylist {
             guard !storage.variables.isEmpty, VariableReferences.mayContainReference(base, span) else {
                 return Array(UnsafeBufferPointer(start: base + span.lowerBound, count: span.count))
             }
-            var output: [UInt8] = []
-            VariableReferences.forEach(in: base, span) { piece in
-                switch piece {
-                case .literal(let literal):
-                    output.append(contentsOf: UnsafeBufferPointer(start: base + literal.lowerBound, count: literal.count))
-                case .reference(let name, let whole):
-                    if let variable = variable(named: name, before: span.start, base: base) {
-                        output.append(contentsOf: variable.value)
-                    } else {
-                        output.append(contentsOf: UnsafeBufferPointer(start: base + whole.lowerBound, count: whole.count))
-                    }
-                }
-            }
-            return output
-        }
-    }
-
-    private func variable(named name: ByteSpan, before position: Int32, base: UnsafePointer<UInt8>) -> VariableRecord? {
-        storage.variables.first { variable in
-            variable.definedAt < position && variable.name.count == name.count
-                && variable.name.withUnsafeBufferPointer { stored in
-                    (0..<name.count).allSatisfy { stored[$0] == base[name.lowerBound + $0] }
-                }
+            return storage.variables.substituting(span, in: base)
         }
     }
 

@@ -59,12 +59,3 @@ struct VariantRecord: Sendable {
     var averageBandwidth: UInt64?
     var isIFrame: Bool
 }
-
-/// A variable from EXT-X-DEFINE (or imported, or taken from the playlist URL's query).
-struct VariableRecord: Sendable {
-    var name: [UInt8]
-    var value: [UInt8]
-    /// Byte offset of the defining tag: only references after it are substituted.
-    var definedAt: Int32
-    var tag: TagRecord
-}

@@ -56,6 +56,25 @@ extension PlaylistParser {
         return nil
     }
 
+    /// The content of a quoted-string attribute the tag requires; reports it when it is missing
+    /// or not quoted.
+    @discardableResult
+    mutating func requiredQuoted(_ name: AttributeName, in record: TagRecord, tag: TagName)
+        throws(HLSParseError) -> ByteSpan? {
+        guard let item = attribute(name, in: record) else {
+            try report(.attribute, "\(tag.text) needs a \(name.text) attribute")
+            return nil
+        }
+        return try quotedString(item, tag: tag)
+    }
+
+    /// Checks the decimal-integer attributes among `names` that the tag has.
+    mutating func checkIntegers(_ names: [AttributeName], in record: TagRecord, tag: TagName) throws(HLSParseError) {
+        for name in names {
+            if let number = attribute(name, in: record) { _ = try integerValue(number, tag: tag) }
+        }
+    }
+
     /// Checks an attribute's value type and reports a mismatch. Returns the content span when the
     /// value has the expected form.
     mutating func quotedString(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> ByteSpan {

@@ -62,11 +62,7 @@ extension PlaylistParser {
     mutating func parseIFrameStreamInf(_ value: ByteSpan) throws(HLSParseError) {
         var variant = try parseVariantAttributes(value, tag: .iFrameStreamInf)
         variant.isIFrame = true
-        if let uri = attribute(.uri, in: variant.tag) {
-            variant.uri = try quotedString(uri, tag: .iFrameStreamInf)
-        } else {
-            try report(.attribute, "EXT-X-I-FRAME-STREAM-INF needs a URI attribute")
-        }
+        variant.uri = try requiredQuoted(.uri, in: variant.tag, tag: .iFrameStreamInf) ?? .empty
         currentLine.item = Int32(storage.variants.count)
         storage.variants.append(variant)
     }
@@ -122,11 +118,7 @@ extension PlaylistParser {
 
     mutating func parseSessionData(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .sessionData)
-        if let dataID = attribute(.dataID, in: record) {
-            _ = try quotedString(dataID, tag: .sessionData)
-        } else {
-            try report(.attribute, "EXT-X-SESSION-DATA needs a DATA-ID attribute")
-        }
+        try requiredQuoted(.dataID, in: record, tag: .sessionData)
         let dataValue = attribute(.value, in: record)
         let uri = attribute(.uri, in: record)
         if (dataValue == nil) == (uri == nil) {
@@ -150,11 +142,7 @@ extension PlaylistParser {
 
     mutating func parseContentSteering(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .contentSteering)
-        if let server = attribute(.serverURI, in: record) {
-            _ = try quotedString(server, tag: .contentSteering)
-        } else {
-            try report(.attribute, "EXT-X-CONTENT-STEERING needs a SERVER-URI attribute")
-        }
+        try requiredQuoted(.serverURI, in: record, tag: .contentSteering)
         if let pathway = attribute(.pathwayID, in: record) {
             _ = try quotedString(pathway, tag: .contentSteering)
         }

@@ -78,14 +78,8 @@ extension PlaylistParser {
         } else {
             try report(.attribute, "EXT-X-PRELOAD-HINT needs a TYPE attribute")
         }
-        if let uri = attribute(.uri, in: record) {
-            _ = try quotedString(uri, tag: .preloadHint)
-        } else {
-            try report(.attribute, "EXT-X-PRELOAD-HINT needs a URI attribute")
-        }
-        for name in [AttributeName.byteRangeStart, .byteRangeLength] {
-            if let number = attribute(name, in: record) { _ = try integerValue(number, tag: .preloadHint) }
-        }
+        try requiredQuoted(.uri, in: record, tag: .preloadHint)
+        try checkIntegers([.byteRangeStart, .byteRangeLength], in: record, tag: .preloadHint)
         try checkCount(storage.preloadHints.count, against: limits.maximumEntriesPerList, "preload hints")
         currentLine.item = Int32(storage.preloadHints.count)
         storage.preloadHints.append(record)
@@ -111,14 +105,8 @@ extension PlaylistParser {
 
     mutating func parseRenditionReport(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .renditionReport)
-        if let uri = attribute(.uri, in: record) {
-            _ = try quotedString(uri, tag: .renditionReport)
-        } else {
-            try report(.attribute, "EXT-X-RENDITION-REPORT needs a URI attribute")
-        }
-        for name in [AttributeName.lastMSN, .lastPart] {
-            if let number = attribute(name, in: record) { _ = try integerValue(number, tag: .renditionReport) }
-        }
+        try requiredQuoted(.uri, in: record, tag: .renditionReport)
+        try checkIntegers([.lastMSN, .lastPart], in: record, tag: .renditionReport)
         try checkCount(storage.renditionReports.count, against: limits.maximumEntriesPerList, "rendition reports")
         currentLine.item = Int32(storage.renditionReports.count)
         storage.renditionReports.append(record)

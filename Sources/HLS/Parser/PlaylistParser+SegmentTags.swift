@@ -159,11 +159,7 @@ extension PlaylistParser {
 
     mutating func parseMap(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .map)
-        guard let uri = attribute(.uri, in: record) else {
-            try report(.attribute, "EXT-X-MAP needs a URI attribute")
-            return
-        }
-        _ = try quotedString(uri, tag: .map)
+        guard try requiredQuoted(.uri, in: record, tag: .map) != nil else { return }
         try checkCount(storage.maps.count, against: limits.maximumEntriesPerList, "maps")
         var map = MapRecord(tag: record, byteRangeLength: 0, byteRangeOffset: 0, hasByteRange: false)
         if let range = attribute(.byteRange, in: record) {
@@ -223,12 +219,7 @@ extension PlaylistParser {
 
     mutating func parsePart(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .part)
-        var uriSpan = ByteSpan.empty
-        if let uri = attribute(.uri, in: record) {
-            uriSpan = try quotedString(uri, tag: .part)
-        } else {
-            try report(.attribute, "EXT-X-PART needs a URI attribute")
-        }
+        let uriSpan = try requiredQuoted(.uri, in: record, tag: .part) ?? .empty
         if let duration = attribute(.duration, in: record) {
             _ = try decimalValue(duration, tag: .part)
         } else {

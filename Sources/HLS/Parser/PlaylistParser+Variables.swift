@@ -46,7 +46,7 @@ extension PlaylistParser {
                 return
             }
             let valueSpan = try quotedString(valueAttribute, tag: .define)
-            valueBytes = expand(valueSpan)
+            valueBytes = storage.variables.substituting(valueSpan, in: base)
         }
         try checkCount(storage.variables.count, against: limits.maximumVariables, "variables")
         if valueBytes.count > limits.maximumSubstitutionBytes {
@@ -62,34 +62,7 @@ extension PlaylistParser {
 
     /// The variable called `name` and defined before byte offset `position`.
     func variableIndex(named name: ByteSpan, before position: Int32) -> Int? {
-        for (index, variable) in storage.variables.enumerated()
-        where variable.definedAt < position && variable.name.count == name.count {
-            var equal = true
-            for offset in 0..<name.count where variable.name[offset] != base[name.lowerBound + offset] {
-                equal = false
-                break
-            }
-            if equal { return index }
-        }
-        return nil
-    }
-
-    /// A span with its references replaced by the values of variables defined before it.
-    private func expand(_ span: ByteSpan) -> [UInt8] {
-        var output: [UInt8] = []
-        VariableReferences.forEach(in: base, span) { piece in
-            switch piece {
-            case .literal(let literal):
-                output.append(contentsOf: UnsafeBufferPointer(start: base + literal.lowerBound, count: literal.count))
-            case .reference(let name, let whole):
-                if let index = variableIndex(named: name, before: span.start) {
-                    output.append(contentsOf: storage.variables[index].value)
-                } else {
-                    output.append(contentsOf: UnsafeBufferPointer(start: base + whole.lowerBound, count: whole.count))
-                }
-            }
-        }
-        return output
+        storage.variables.index(named: name, before: position, in: base)
     }
 
     /// Checks the references in a URI line.

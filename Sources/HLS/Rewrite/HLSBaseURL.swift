@@ -59,11 +59,7 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 output.append(UnsafeBufferPointer(rebasing: source[scheme]))
                 output.append(ASCII.colon)
-                if let authority = reference.authority {
-                    output.append(ASCII.slash)
-                    output.append(ASCII.slash)
-                    output.append(UnsafeBufferPointer(rebasing: source[authority]))
-                }
+                appendAuthority(source, reference.authority, to: &output)
                 DotSegments.appendRemoving(source, reference.path, to: &output)
                 appendQuery(source, reference.query, to: &output)
             } else {
@@ -72,18 +68,12 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
                     output.append(UnsafeBufferPointer(rebasing: base[scheme]))
                     output.append(ASCII.colon)
                 }
-                if let authority = reference.authority {
-                    output.append(ASCII.slash)
-                    output.append(ASCII.slash)
-                    output.append(UnsafeBufferPointer(rebasing: source[authority]))
+                if reference.authority != nil {
+                    appendAuthority(source, reference.authority, to: &output)
                     DotSegments.appendRemoving(source, reference.path, to: &output)
                     appendQuery(source, reference.query, to: &output)
                 } else {
-                    if let authority = components.authority {
-                        output.append(ASCII.slash)
-                        output.append(ASCII.slash)
-                        output.append(UnsafeBufferPointer(rebasing: base[authority]))
-                    }
+                    appendAuthority(base, components.authority, to: &output)
                     if reference.path.isEmpty {
                         output.append(UnsafeBufferPointer(rebasing: base[components.path]))
                         appendQuery(reference.query != nil ? source : base, reference.query ?? components.query,
@@ -103,6 +93,14 @@ public struct HLSBaseURL: Sendable, Hashable, CustomStringConvertible {
             }
             return isHTTP
         }
+    }
+
+    private func appendAuthority(_ source: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>?,
+                                 to output: inout OutputBuffer) {
+        guard let authority else { return }
+        output.append(ASCII.slash)
+        output.append(ASCII.slash)
+        output.append(UnsafeBufferPointer(rebasing: source[authority]))
     }
 
     private func appendQuery(_ source: UnsafeBufferPointer<UInt8>, _ query: Range<Int>?, to output: inout OutputBuffer) {
