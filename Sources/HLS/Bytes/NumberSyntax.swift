@@ -11,10 +11,15 @@ enum NumberSyntax {
         while index < end {
             let digit = base[index] &- ASCII.zero
             guard digit < 10 else { return nil }
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
-            guard !overflow1 && !overflow2 else { return nil }
-            value = sum
+            // Nineteen digits always fit in 64 bits; only longer numbers need checking.
+            if index - span.lowerBound < 19 {
+                value = value &* 10 &+ UInt64(digit)
+            } else {
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+                guard !overflow1 && !overflow2 else { return nil }
+                value = sum
+            }
             index += 1
         }
         return value

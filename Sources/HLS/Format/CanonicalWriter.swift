@@ -1,18 +1,33 @@
 /// Writes the canonical form of a playlist, one line at a time from the line table.
-struct CanonicalWriter {
+///
+/// Lines the parser found already canonical are copied, and consecutive ones in a single copy:
+/// a playlist that is canonical but for a few lines costs little more than a memory copy.
+struct CanonicalWriter: ~Copyable {
     let playlist: HLSPlaylist
-    var output: [UInt8] = []
+    var output: OutputBuffer
 
     init(playlist: HLSPlaylist) {
         self.playlist = playlist
+        output = OutputBuffer(capacity: playlist.bytes.count + 64)
     }
 
-    private var storage: PlaylistStorage { playlist.storage }
-
-    mutating func write() -> [UInt8] {
-        output.reserveCapacity(playlist.bytes.count)
+    consuming func write() -> [UInt8] {
+        let lines = playlist.storage.lines
         playlist.bytes.withUnsafeBufferPointer { source in
-            for (index, line) in storage.lines.enumerated() {
+            var runStart = -1
+            var runEnd = 0
+            for (index, line) in lines.enumerated() {
+                if line.isCanonical {
+                    if runStart < 0 { runStart = line.lowerBound }
+                    runEnd = line.upperBound
+                    if line.upperBound == Int(line.contentEnd) {
+                        // The last line, without a line feed: the canonical form has one.
+                        flush(source, &runStart, runEnd)
+                        output.append(ASCII.lineFeed)
+                    }
+                    continue
+                }
+                flush(source, &runStart, runEnd)
                 switch line.kind {
                 case .blank:
                     continue
@@ -23,18 +38,26 @@ struct CanonicalWriter {
                 }
                 output.append(ASCII.lineFeed)
             }
+            flush(source, &runStart, runEnd)
         }
-        return output
+        return output.finish()
+    }
+
+    private mutating func flush(_ source: UnsafeBufferPointer<UInt8>, _ runStart: inout Int, _ runEnd: Int) {
+        if runStart >= 0 {
+            output.append(UnsafeBufferPointer(rebasing: source[runStart..<runEnd]))
+            runStart = -1
+        }
     }
 
     private mutating func append(_ source: UnsafeBufferPointer<UInt8>, _ span: ByteSpan) {
         guard span.count > 0 else { return }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: source[span.lowerBound..<span.upperBound]))
+        output.append(UnsafeBufferPointer(rebasing: source[span.lowerBound..<span.upperBound]))
     }
 
     private mutating func appendName(_ tag: TagName) {
         output.append(ASCII.hash)
-        output.append(contentsOf: tag.text.utf8)
+        output.append(Array(tag.text.utf8))
     }
 
     private mutating func writeTag(_ line: LineRecord, at index: Int, source: UnsafeBufferPointer<UInt8>) {

@@ -19,7 +19,6 @@ extension HLSPlaylist {
     /// number spellings and variable references stay as written, so parsing the result gives
     /// the same model as parsing the original.
     public func canonicalFormatted() -> [UInt8] {
-        var writer = CanonicalWriter(playlist: self)
-        return writer.write()
+        CanonicalWriter(playlist: self).write()
     }
 }

@@ -28,6 +28,9 @@ struct LineRecord: Sendable {
     var tag: TagName
     /// Index into the list the line feeds (segment, variant, key, map, ...), or -1.
     var item: Int32
+    /// The line is already in canonical form and ends in LF (or at the end of the input), so
+    /// the canonical writer copies it as is.
+    var isCanonical = false
 
     var content: ByteSpan { ByteSpan(start: contentStart, end: contentEnd) }
 }

@@ -29,6 +29,7 @@ extension PlaylistParser {
             storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, nameID: nameID,
                                                       isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
         }
+        if scanner.problem != nil { currentLine.isCanonical = false }
         if let problem = scanner.problem ?? nameProblem {
             try report(.malformedTag, "\(tag.text): \(problem)")
         }

@@ -11,6 +11,7 @@ extension PlaylistParser {
         let scan = NumberSyntax.decimalPrefix(base, value)
         var comma = value.lowerBound + scan.length
         if comma >= value.upperBound || base[comma] != ASCII.comma {
+            currentLine.isCanonical = false
             while comma < value.upperBound && base[comma] != ASCII.comma { comma += 1 }
             if comma == value.upperBound {
                 try report(.malformedTag, "EXTINF needs a comma after the duration")

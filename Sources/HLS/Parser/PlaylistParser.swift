@@ -166,6 +166,9 @@ struct PlaylistParser {
         currentLine = LineRecord(start: Int32(start), contentStart: Int32(first), contentEnd: Int32(last),
                                  end: Int32(end), kind: .blank, tag: .extm3u, item: -1)
         if first == last { return }
+        // Tag handlers clear this when the tag itself is not written the canonical way.
+        currentLine.isCanonical = first == start && last == contentEnd
+            && (end == contentEnd || (end == contentEnd + 1 && base[contentEnd] == ASCII.lineFeed))
         if first != contentStart || last != contentEnd {
             try report(.whitespace, "white space at the start or end of the line")
         }
@@ -181,6 +184,15 @@ struct PlaylistParser {
             try parseExtinf(ByteSpan(first + 8, last))
             return
         }
+        // "#EXT-X-BYTERANGE:" comes with every segment of a byte-range playlist.
+        if last - first >= 18, base[first + 16] == ASCII.colon, !ASCII.isWhitespace(base[first + 17]),
+           UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == Self.byteRangePrefix.0,
+           UnsafeRawPointer(base + first + 8).loadUnaligned(as: UInt64.self) == Self.byteRangePrefix.1 {
+            markTag(.byteRange)
+            if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .byteRange) }
+            try parseByteRange(ByteSpan(first + 17, last))
+            return
+        }
         guard last - first >= 4, base[first + 1] == 0x45, base[first + 2] == 0x58, base[first + 3] == 0x54 else {
             currentLine.kind = .comment
             return
@@ -193,7 +205,9 @@ struct PlaylistParser {
         }
         markTag(tag)
         var valueStart = colon < last ? colon + 1 : last
+        if (colon < last) != (tag.payload != .none) { currentLine.isCanonical = false }
         if valueStart < last && ASCII.isWhitespace(base[valueStart]) {
+            currentLine.isCanonical = false
             try report(.whitespace, "white space after the colon of \(tag.text)")
             while valueStart < last && ASCII.isWhitespace(base[valueStart]) { valueStart += 1 }
         }
@@ -211,13 +225,17 @@ struct PlaylistParser {
         try parseTag(tag, value: value)
     }
 
-    private static let extinfPrefix: UInt64 = {
+    private static let extinfPrefix = word("#EXTINF:")
+    private static let byteRangePrefix = (word("#EXT-X-B"), word("YTERANGE"))
+
+    /// Eight ASCII characters as the word an unaligned load of them gives.
+    private static func word(_ text: StaticString) -> UInt64 {
         var word: UInt64 = 0
-        for (index, byte) in "#EXTINF:".utf8.enumerated() {
-            word |= UInt64(byte) << (UInt64(index) * 8)
+        for index in 0..<8 {
+            word |= UInt64(text.utf8Start[index]) << (UInt64(index) * 8)
         }
         return UInt64(littleEndian: word)
-    }()
+    }
 
     private mutating func markTag(_ tag: TagName) {
         currentLine.kind = .tag
