@@ -1,0 +1,24 @@
+/// Serialization: lossless (the bytes as parsed) and canonical (normalized).
+extension HLSPlaylist {
+    /// The playlist written back line by line from the parsed line table: byte for byte the
+    /// input, with every comment, unknown tag, spelling, quote and line ending.
+    public func formatted() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        bytes.withUnsafeBufferPointer { source in
+            for line in storage.lines {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<line.upperBound]))
+            }
+        }
+        return output
+    }
+
+    /// The playlist normalized: no BOM, LF line endings, no blank lines, no white space around
+    /// lines, attribute lists as `NAME=VALUE` joined by commas, EXTINF as `duration,title`, tags
+    /// without a value written without a colon. Comments, unknown tags, attribute order, quoting,
+    /// number spellings and variable references stay as written, so parsing the result gives
+    /// the same model as parsing the original.
+    public func canonicalFormatted() -> [UInt8] {
+        CanonicalWriter(playlist: self).write()
+    }
+}

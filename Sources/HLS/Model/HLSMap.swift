@@ -1,0 +1,8 @@
+/// EXT-X-MAP: the Media Initialization Section that segments after it need.
+public struct HLSMap: Hashable, Sendable {
+    /// Variables substituted.
+    public var uri: String
+    /// The sub-range of the resource, or nil for the whole resource.
+    public var byteRange: HLSByteRange?
+    public var attributes: [HLSAttribute]
+}

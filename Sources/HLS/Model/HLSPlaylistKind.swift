@@ -1,0 +1,15 @@
+/// Whether a playlist lists variants (multivariant, "master") or segments (media).
+public enum HLSPlaylistKind: String, Hashable, Sendable {
+    /// A multivariant playlist: variants, renditions, session data and keys.
+    case master
+    /// A media playlist: segments, and for low-latency HLS, parts and hints.
+    case media
+}
+
+/// EXT-X-PLAYLIST-TYPE.
+public enum HLSPlaylistType: String, Hashable, Sendable {
+    /// Segments may be appended but never removed.
+    case event = "EVENT"
+    /// The playlist never changes.
+    case vod = "VOD"
+}
