@@ -15,10 +15,14 @@ let package = Package(
         .library(name: "SparseFile", targets: ["SparseFile"]),
         .library(name: "CacheStore", targets: ["CacheStore"]),
         .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "CacheProxy", targets: ["CacheProxy"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -49,13 +53,38 @@ let package = Package(
             name: "HLS",
             swiftSettings: strictSwift
         ),
+        // The parsers of untrusted request and origin header bytes, a module of their own so that
+        // their fuzz targets build without SwiftNIO.
+        .target(
+            name: "CacheProxyParsing",
+            path: "Sources/CacheProxy/Parsing",
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "CacheProxy",
+            dependencies: [
+                "CacheProxyParsing",
+                "CacheStore",
+                "SparseFile",
+                "HLS",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Parsing"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "sparsecache",
             dependencies: [
                 "SparseFile",
                 "CacheStore",
                 "HLS",
+                "CacheProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -81,6 +110,23 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "CacheProxyTests",
+            dependencies: [
+                "CacheProxy",
+                "CacheProxyParsing",
+                "CacheStore",
+                "SparseFile",
+                "HLS",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "CommandLineTests",
             dependencies: ["SparseFile", "CacheStore", "TestSupport", "sparsecache"],
             swiftSettings: strictSwift
@@ -96,6 +142,8 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzHLSParse", "HLS"),
     ("FuzzHLSRewrite", "HLS"),
     ("FuzzHLSRoundTrip", "HLS"),
+    ("FuzzHTTPRange", "CacheProxyParsing"),
+    ("FuzzProxyRequestTarget", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     // A branch may list a target whose folder another branch adds; only existing ones are built.

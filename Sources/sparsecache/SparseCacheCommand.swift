@@ -23,6 +23,7 @@ struct SparseCacheCommand: AsyncParsableCommand {
             UnpinCommand.self,
             ClearCommand.self,
             HLSCommand.self,
+            ServeCommand.self,
         ]
     )
 }

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// The circuit breakers of every origin the proxy has talked to, keyed by authority.
+final class OriginBreakers: Sendable {
+    private let breakers = Mutex<[String: CircuitBreaker]>([:])
+    private let configuration: CircuitBreakerConfiguration
+    /// Origins are forgotten beyond this many (the oldest closed ones first); a proxy for one
+    /// player talks to a handful.
+    private static let capacity = 1024
+
+    init(configuration: CircuitBreakerConfiguration) {
+        self.configuration = configuration
+    }
+
+    func admit(_ authority: String) -> Bool {
+        breakers.withLock { breakers in
+            breakers[authority, default: CircuitBreaker(configuration: configuration)].admit(now: .now)
+        }
+    }
+
+    func recordSuccess(_ authority: String) {
+        breakers.withLock { breakers in
+            // A closed breaker with no failures is the default: no need to keep it.
+            breakers[authority] = nil
+        }
+    }
+
+    func recordFailure(_ authority: String) {
+        breakers.withLock { breakers in
+            if breakers.count >= Self.capacity, breakers[authority] == nil,
+               let closed = breakers.first(where: { if case .closed = $0.value.state { true } else { false } }) {
+                breakers[closed.key] = nil
+            }
+            breakers[authority, default: CircuitBreaker(configuration: configuration)].recordFailure(now: .now)
+        }
+    }
+
+    func recordAbandoned(_ authority: String) {
+        breakers.withLock { $0[authority]?.recordAbandoned() }
+    }
+
+    /// Origins whose breaker is not plainly closed, with its state name.
+    var states: [String: String] {
+        breakers.withLock { breakers in
+            breakers.compactMapValues { breaker in
+                if case .closed(0) = breaker.state { nil } else { breaker.name }
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+public import CacheStore
+import CacheProxyParsing
+import HLS
+public import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A localhost HTTP caching proxy for video: a player points at it and gets instant starts
+/// and offline replay.
+///
+/// `GET|HEAD /proxy?url=<percent-encoded http(s) URL>` serves the URL through a ``CacheStore``:
+/// playlists are fetched, stored raw and served rewritten so every URI in them comes back
+/// through the proxy; everything else is served as bytes with full `Range` support, fetching
+/// only what the cache lacks and streaming it to the client while it is stored. `GET /status`
+/// reports the proxy's state as JSON (``ProxyStatus``).
+///
+/// ```swift
+/// let store = try CacheStore.open(at: cacheDirectory)
+/// let proxy = try CacheProxy(store: store)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { try await proxy.run() }
+///     _ = try await proxy.start()
+///     player.play(proxy.proxyURL(for: "https://cdn.example.com/master.m3u8"))
+/// }
+/// ```
+///
+/// A proxy serves once: ``run()`` returns after ``shutdown()`` (or when its task is cancelled)
+/// and a stopped proxy cannot be started again.
+public final class CacheProxy: Sendable {
+    /// The version reported by `/status`.
+    public static let version = "1.0"
+
+    public let configuration: CacheProxyConfiguration
+    public let store: CacheStore
+    private let context: ProxyContext
+    private let group: MultiThreadedEventLoopGroup
+    private let lifecycle = Mutex(Lifecycle.idle)
+
+    private enum Lifecycle {
+        case idle
+        case binding
+        case listening(ProxyServer.Listener, port: Int)
+        case serving(ProxyServer.Listener, port: Int)
+        case stopped
+    }
+
+    /// Makes a proxy over a writable store. Nothing listens until ``start()`` or ``run()``.
+    ///
+    /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, a host
+    ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``,
+    ///   or limits below 1.
+    public init(store: CacheStore, configuration: CacheProxyConfiguration = CacheProxyConfiguration(),
+                logger: Logger = Logger(label: "sparsecache.proxy")) throws(CacheProxyError) {
+        guard store.isWritable else {
+            throw CacheProxyError(.invalidConfiguration, "the proxy needs a store opened for writing")
+        }
+        guard configuration.allowsNonLoopback || Self.isLoopback(configuration.host) else {
+            throw CacheProxyError(.invalidConfiguration,
+                                  "\(configuration.host) is not a loopback address; allow it explicitly to listen there")
+        }
+        guard configuration.segmentConcurrency >= 1, configuration.expressConcurrency >= 1, configuration.responseChunkSize >= 1,
+              configuration.threads >= 1, (0...65535).contains(configuration.port) else {
+            throw CacheProxyError(.invalidConfiguration, "concurrency, chunk size and threads must be at least 1, the port 0...65535")
+        }
+        self.configuration = configuration
+        self.store = store
+        group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
+        context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
+    }
+
+    /// Binds the listening socket (once) and returns the port; ``run()`` serves it.
+    ///
+    /// - Throws: ``CacheProxyError/Code/bindFailed`` when the address cannot be bound,
+    ///   ``CacheProxyError/Code/alreadyStopped`` after a shutdown.
+    @discardableResult
+    public func start() async throws(CacheProxyError) -> Int {
+        while true {
+            let state = lifecycle.withLock { state -> Lifecycle in
+                let current = state
+                if case .idle = current { state = .binding }
+                return current
+            }
+            switch state {
+            case .listening(_, let port), .serving(_, let port): return port
+            case .stopped: throw CacheProxyError(.alreadyStopped, "the proxy was shut down")
+            case .binding:
+                // Another caller is binding; wait for it.
+                try? await Task.sleep(for: .milliseconds(5))
+                continue
+            case .idle:
+                break
+            }
+            let listener: ProxyServer.Listener
+            do {
+                listener = try await ProxyServer.bind(context: context, group: group)
+            } catch {
+                lifecycle.withLock { $0 = .idle }
+                throw CacheProxyError(.bindFailed, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            }
+            let port = listener.channel.localAddress?.port ?? configuration.port
+            context.listeningPort.withLock { $0 = port }
+            lifecycle.withLock { $0 = .listening(listener, port: port) }
+            context.logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
+            if !Self.isLoopback(configuration.host) {
+                context.logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
+                                       metadata: ["host": "\(configuration.host)"])
+            }
+            return port
+        }
+    }
+
+    /// Serves until ``shutdown()`` is called or the calling task is cancelled, then closes
+    /// every connection, cancels the fetches in flight and releases its threads.
+    public func run() async throws {
+        try await start()
+        let listener = try lifecycle.withLock { state throws(CacheProxyError) -> ProxyServer.Listener in
+            guard case .listening(let listener, let port) = state else {
+                throw CacheProxyError(.alreadyStopped, "the proxy is already serving or was shut down")
+            }
+            state = .serving(listener, port: port)
+            return listener
+        }
+        let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
+        do {
+            try await withTaskCancellationHandler {
+                try await withThrowingDiscardingTaskGroup { connections in
+                    try await listener.executeThenClose { inbound in
+                        for try await connection in inbound {
+                            connections.addTask { await handler.serve(connection) }
+                        }
+                    }
+                    // The listener is closed: end the connections that are still open.
+                    connections.cancelAll()
+                }
+            } onCancel: {
+                listener.channel.close(promise: nil)
+            }
+        } catch {
+            context.logger.debug("listener ended", metadata: ["error": "\(error)"])
+        }
+        await stop()
+    }
+
+    /// Stops accepting connections; ``run()`` then ends the open ones and returns.
+    public func shutdown() {
+        let listener = lifecycle.withLock { state -> ProxyServer.Listener? in
+            switch state {
+            case .listening(let listener, _), .serving(let listener, _): listener
+            case .idle, .binding, .stopped: nil
+            }
+        }
+        listener?.channel.close(promise: nil)
+    }
+
+    private func stop() async {
+        lifecycle.withLock { $0 = .stopped }
+        context.listeningPort.withLock { $0 = nil }
+        await context.fetches.cancelAll()
+        await context.upstream.shutdown()
+        try? await group.shutdownGracefully()
+        context.logger.info("stopped")
+    }
+
+    /// The port the proxy listens on, while it does.
+    public var port: Int? { context.listeningPort.withLock { $0 } }
+
+    /// Whether the proxy is listening.
+    public var isRunning: Bool { port != nil }
+
+    /// The URL a player should use for `originURL`: `http://127.0.0.1:PORT/proxy?url=<encoded>`
+    /// while the proxy runs; `originURL` itself when it does not (so playback still works,
+    /// uncached), or when the URL is not one the proxy would fetch (another scheme, a host off
+    /// the allow-list).
+    public func proxyURL(for originURL: String) -> String {
+        guard let port, let origin = try? OriginURL(parsing: originURL),
+              context.allowList?.allows(origin.host) ?? true else { return originURL }
+        return HLSProxyEndpoint(port: UInt16(clamping: port)).url(for: originURL)
+    }
+
+    /// The state `GET /status` reports.
+    public var status: ProxyStatus { context.status }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}

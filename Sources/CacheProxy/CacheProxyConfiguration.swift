@@ -1,0 +1,112 @@
+public import CacheProxyParsing
+import NIOCore
+
+/// How a ``CacheProxy`` listens, whom it fetches from, and what it tolerates.
+///
+/// Every value has a default fit for a player on the same machine; ``init()`` gives them all.
+public struct CacheProxyConfiguration: Sendable {
+    /// The address to listen on. Default `127.0.0.1`. Anything but a loopback address needs
+    /// ``allowsNonLoopback`` (the proxy fetches any URL it is given, so exposing it is a choice).
+    public var host: String
+    /// The port to listen on; 0 picks a free one (see ``CacheProxy/port``). Default 9000.
+    public var port: Int
+    /// Whether ``host`` may be an address other than loopback. Default false.
+    public var allowsNonLoopback: Bool
+    /// The origins the proxy may fetch from, as host names (`cdn.example.com`) or suffix patterns
+    /// (`*.example.com`, which also matches `example.com`). nil allows every http(s) origin.
+    public var allowedHosts: [String]?
+    /// How many segment fetches may run at once; more wait. Default 32.
+    public var segmentConcurrency: Int
+    /// How many express fetches (playlists, init segments, keys, probes) may run at once. They
+    /// never wait behind segments. Default 16.
+    public var expressConcurrency: Int
+    /// A request for at most this many bytes is a probe and takes the express lane. Default 16 KiB.
+    public var expressProbeLimit: UInt64
+    /// Limits on untrusted input.
+    public var limits: Limits
+    /// Timeouts towards clients and origins.
+    public var timeouts: Timeouts
+    /// When to stop asking an unreachable origin, and when to try again.
+    public var breaker: CircuitBreakerConfiguration
+    /// The largest piece of a body read from the cache and written to a client at once; a
+    /// connection holds at most about this much memory. Default 256 KiB.
+    public var responseChunkSize: Int
+    /// When a client goes away, a fetch it started is completed anyway when at most this many
+    /// bytes are left (finishing a segment is cheaper than fetching it again later), and
+    /// stopped otherwise. Default 8 MiB.
+    public var orphanFetchLimit: UInt64
+    /// Event loop threads. Default: the number of cores.
+    public var threads: Int
+
+    public init() {
+        host = "127.0.0.1"
+        port = 9000
+        allowsNonLoopback = false
+        allowedHosts = nil
+        segmentConcurrency = 32
+        expressConcurrency = 16
+        expressProbeLimit = 16 * 1024
+        limits = Limits()
+        timeouts = Timeouts()
+        breaker = CircuitBreakerConfiguration()
+        responseChunkSize = 256 * 1024
+        orphanFetchLimit = 8 << 20
+        threads = System.coreCount
+    }
+
+    /// Limits on untrusted input, from clients and from origins.
+    public struct Limits: Sendable {
+        /// The request target (`/proxy?url=...`). Default 16 KiB target, 8 KiB URL.
+        public var requestTarget: RequestTargetLimits
+        /// The largest request header section (names and values, the request line included).
+        /// Larger requests get 400 and the connection is closed. Default 32 KiB.
+        public var maximumHeaderBytes: Int
+        /// The most header fields in one request. Default 100.
+        public var maximumHeaderCount: Int
+        /// The `Range` header.
+        public var range: RangeRequestLimits
+        /// The largest playlist the proxy fetches and rewrites; larger ones fail with 502.
+        /// Default 16 MiB (a day of LL-HLS is a few MB).
+        public var maximumPlaylistBytes: Int
+
+        public init(
+            requestTarget: RequestTargetLimits = RequestTargetLimits(), maximumHeaderBytes: Int = 32 * 1024,
+            maximumHeaderCount: Int = 100, range: RangeRequestLimits = RangeRequestLimits(),
+            maximumPlaylistBytes: Int = 16 << 20
+        ) {
+            self.requestTarget = requestTarget
+            self.maximumHeaderBytes = maximumHeaderBytes
+            self.maximumHeaderCount = maximumHeaderCount
+            self.range = range
+            self.maximumPlaylistBytes = maximumPlaylistBytes
+        }
+    }
+
+    /// Timeouts towards clients and origins.
+    public struct Timeouts: Sendable {
+        /// How long a connection may take to send a complete request head, counted from the
+        /// connection's start or the end of its previous response (so it is also the keep-alive
+        /// idle timeout). Stops slow-header clients. Default 30 s.
+        public var requestHead: Duration
+        /// How long a response may wait for a client that does not read. Default 30 s.
+        public var clientWriteStall: Duration
+        /// Connecting to an origin. Default 5 s.
+        public var originConnect: Duration
+        /// From sending a request to an origin to its response head. Default 15 s.
+        public var originResponseHead: Duration
+        /// The longest pause between two reads of an origin's body. Default 15 s.
+        public var originRead: Duration
+
+        public init(
+            requestHead: Duration = .seconds(30), clientWriteStall: Duration = .seconds(30),
+            originConnect: Duration = .seconds(5), originResponseHead: Duration = .seconds(15),
+            originRead: Duration = .seconds(15)
+        ) {
+            self.requestHead = requestHead
+            self.clientWriteStall = clientWriteStall
+            self.originConnect = originConnect
+            self.originResponseHead = originResponseHead
+            self.originRead = originRead
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Why a ``CacheProxy`` could not be created or started.
+public struct CacheProxyError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+
+        /// The configuration is inconsistent (a non-loopback address without permission, a
+        /// read-only store, a bad limit).
+        public static let invalidConfiguration = Code(name: "invalidConfiguration")
+        /// The address could not be bound (in use, not available).
+        public static let bindFailed = Code(name: "bindFailed")
+        /// The proxy already ran: a proxy serves once.
+        public static let alreadyStopped = Code(name: "alreadyStopped")
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public static func == (lhs: CacheProxyError, rhs: CacheProxyError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public var description: String { message }
+}

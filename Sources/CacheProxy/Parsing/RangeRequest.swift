@@ -1,0 +1,120 @@
+/// A `Range` request header (RFC 9110 section 14.2), parsed.
+///
+/// ```swift
+/// let request = try RangeRequest(parsing: "bytes=0-1023")
+/// if case .single(let specifier) = request, let range = specifier.resolve(length: 4096) { … }
+/// ```
+///
+/// A header that fails to parse is ignored by the proxy (RFC 9110 allows a server to ignore
+/// `Range`), and the full representation is served; a valid range that cannot be satisfied
+/// gets 416.
+public enum RangeRequest: Sendable, Hashable {
+    /// One range: answered with 206 and `Content-Range`.
+    case single(RangeSpecifier)
+    /// Several ranges: the proxy answers with the whole representation (allowed by RFC 9110).
+    case multiple([RangeSpecifier])
+
+    /// Parses a header value such as `bytes=0-99`, `bytes=500-`, `bytes=-500` or
+    /// `bytes=0-0, -1`.
+    ///
+    /// - Throws: ``ParseError`` with ``ParseError/Code/tooLong`` past `limits`,
+    ///   ``ParseError/Code/unsupported`` for a unit other than `bytes`,
+    ///   ``ParseError/Code/tooMany`` for more ranges than allowed, ``ParseError/Code/overflow``
+    ///   for numbers past 2^64-1, and ``ParseError/Code/malformed`` for anything else,
+    ///   including a last position before the first.
+    public init(parsing value: some Collection<UInt8>, limits: RangeRequestLimits = RangeRequestLimits()) throws(ParseError) {
+        guard value.count <= limits.maximumLength else {
+            throw ParseError(.tooLong, "Range header longer than \(limits.maximumLength) bytes")
+        }
+        var scanner = ASCIIScanner(Array(value))
+        scanner.skipWhitespace()
+        guard scanner.consumeCaseInsensitive("bytes") else { throw ParseError(.unsupported, "range unit is not bytes") }
+        scanner.skipWhitespace()
+        guard scanner.consume(UInt8(ascii: "=")) else { throw ParseError(.malformed, "expected '=' after the range unit") }
+        var specifiers: [RangeSpecifier] = []
+        while true {
+            scanner.skipWhitespace()
+            // RFC 9110 allows empty list elements ("bytes=0-1,,2-3"); they are skipped.
+            if scanner.consume(UInt8(ascii: ",")) { continue }
+            if scanner.isAtEnd { break }
+            specifiers.append(try Self.specifier(&scanner))
+            guard specifiers.count <= limits.maximumRanges else {
+                throw ParseError(.tooMany, "more than \(limits.maximumRanges) ranges")
+            }
+            scanner.skipWhitespace()
+            guard scanner.isAtEnd || scanner.consume(UInt8(ascii: ",")) else {
+                throw ParseError(.malformed, "unexpected byte after a range")
+            }
+        }
+        switch specifiers.count {
+        case 0: throw ParseError(.malformed, "no range")
+        case 1: self = .single(specifiers[0])
+        default: self = .multiple(specifiers)
+        }
+    }
+
+    /// Parses a header value given as a string; see ``init(parsing:limits:)-(Collection<UInt8>,_)``.
+    public init(parsing value: String, limits: RangeRequestLimits = RangeRequestLimits()) throws(ParseError) {
+        try self.init(parsing: Array(value.utf8), limits: limits)
+    }
+
+    private static func specifier(_ scanner: inout ASCIIScanner) throws(ParseError) -> RangeSpecifier {
+        if scanner.consume(UInt8(ascii: "-")) {
+            guard let length = try scanner.readNumber() else { throw ParseError(.malformed, "suffix range without a length") }
+            return .suffix(length: length)
+        }
+        guard let first = try scanner.readNumber() else { throw ParseError(.malformed, "range without a first position") }
+        guard scanner.consume(UInt8(ascii: "-")) else { throw ParseError(.malformed, "expected '-' in a range") }
+        guard let last = try scanner.readNumber() else { return .from(first: first) }
+        guard last >= first else { throw ParseError(.malformed, "range \(first)-\(last) ends before it starts") }
+        return .closed(first: first, last: last)
+    }
+}
+
+/// One range of a `Range` header, before the representation's length is known.
+public enum RangeSpecifier: Sendable, Hashable {
+    /// `bytes=first-last` (both inclusive).
+    case closed(first: UInt64, last: UInt64)
+    /// `bytes=first-`: from `first` to the end.
+    case from(first: UInt64)
+    /// `bytes=-length`: the last `length` bytes.
+    case suffix(length: UInt64)
+
+    /// The half-open range of bytes `[lower, upper)` this selects in a representation of
+    /// `length` bytes, or nil when it is unsatisfiable (RFC 9110 section 14.1.1: a first position
+    /// at or past the end, or a suffix of length 0).
+    public func resolve(length: UInt64) -> Range<UInt64>? {
+        switch self {
+        case .closed(let first, let last):
+            guard first < length else { return nil }
+            return first..<(min(last, length - 1) + 1)
+        case .from(let first):
+            guard first < length else { return nil }
+            return first..<length
+        case .suffix(let suffix):
+            guard suffix > 0, length > 0 else { return nil }
+            return (length - min(suffix, length))..<length
+        }
+    }
+
+    /// The first byte, when it does not depend on the length.
+    public var knownStart: UInt64? {
+        switch self {
+        case .closed(let first, _), .from(let first): first
+        case .suffix: nil
+        }
+    }
+}
+
+/// Bounds on what a `Range` header may cost to parse.
+public struct RangeRequestLimits: Sendable, Hashable {
+    /// The longest header value accepted. Default 1 KiB.
+    public var maximumLength: Int
+    /// The most ranges in one header. Default 16 (players send one).
+    public var maximumRanges: Int
+
+    public init(maximumLength: Int = 1024, maximumRanges: Int = 16) {
+        self.maximumLength = maximumLength
+        self.maximumRanges = maximumRanges
+    }
+}

@@ -1,0 +1,30 @@
+import CacheStore
+import Logging
+import NIOCore
+import Synchronization
+
+/// What every connection of a running proxy shares.
+final class ProxyContext: Sendable {
+    let store: CacheStore
+    let configuration: CacheProxyConfiguration
+    let upstream: Upstream
+    let counters: ProxyCounters
+    let express = ExpressRegistry()
+    let playlistFetches: PlaylistFetches
+    let fetches = FetchTasks()
+    let allowList: HostAllowList?
+    let logger: Logger
+    let startedAt = ContinuousClock.now
+    /// The port the proxy listens on, once it does.
+    let listeningPort = Mutex<Int?>(nil)
+
+    init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        counters = ProxyCounters()
+        upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, logger: logger)
+        playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
+        allowList = HostAllowList(configuration.allowedHosts)
+    }
+}

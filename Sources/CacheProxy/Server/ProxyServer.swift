@@ -1,0 +1,46 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The listening socket and the pipeline every connection gets.
+enum ProxyServer {
+    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    typealias Listener = NIOAsyncChannel<Connection, Never>
+
+    static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
+        let configuration = context.configuration
+        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+        // The request line counts as a field, so the per-field limit also bounds the target.
+        decoderLimits.maxHeaderFieldSize = max(configuration.limits.requestTarget.maximumLength + 32, 1024)
+        decoderLimits.maxHeaderListSize = configuration.limits.maximumHeaderBytes
+        decoderLimits.maxHeaderFieldCount = configuration.limits.maximumHeaderCount
+        let limits = decoderLimits
+        let headTimeout = TimeAmount(configuration.timeouts.requestHead)
+        let stallTimeout = TimeAmount(configuration.timeouts.clientWriteStall)
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
+                    try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
+                        leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
+                    try pipeline.addHandler(HTTPServerPipelineHandler())
+                    try pipeline.addHandler(HTTPServerProtocolErrorHandler())
+                    try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout))
+                    return try Connection(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,75 @@
+import NIOCore
+import NIOHTTP1
+
+/// Writes one response to a client connection, with backpressure: a write waits while the
+/// connection is not writable, so a slow client holds at most a chunk or two in memory.
+///
+/// It remembers whether the head went out: an error before that becomes an error response,
+/// an error after it can only end the connection (a response cut short is never completed).
+final class ResponseWriter {
+    private let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    let allocator: ByteBufferAllocator
+    private let version: HTTPVersion
+    /// Whether the connection stays open after this response.
+    private(set) var keepAlive: Bool
+    let isHead: Bool
+    private(set) var headSent = false
+    private(set) var bodyBytes: UInt64 = 0
+
+    init(outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, allocator: ByteBufferAllocator, request: HTTPRequestHead) {
+        self.outbound = outbound
+        self.allocator = allocator
+        version = request.version
+        keepAlive = request.isKeepAlive
+        isHead = request.method == .HEAD
+    }
+
+    /// Sends the head. Without `Content-Length` the body is chunked (HTTP/1.1) or ends with
+    /// the connection (HTTP/1.0).
+    func sendHead(status: HTTPResponseStatus, headers: HTTPHeaders) async throws {
+        try await outbound.write(.head(makeHead(status: status, headers: headers)))
+    }
+
+    func sendBody(_ buffer: ByteBuffer) async throws {
+        bodyBytes += UInt64(buffer.readableBytes)
+        try await outbound.write(.body(.byteBuffer(buffer)))
+    }
+
+    func sendEnd() async throws {
+        try await outbound.write(.end(nil))
+    }
+
+    /// Sends a whole response in one flush (a small body, or none for HEAD).
+    func sendComplete(status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer?) async throws {
+        let head = makeHead(status: status, headers: headers)
+        if let body, !isHead {
+            bodyBytes += UInt64(body.readableBytes)
+            try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
+        } else {
+            try await outbound.write(contentsOf: [.head(head), .end(nil)])
+        }
+    }
+
+    /// A short plain-text error response.
+    func sendError(_ status: HTTPResponseStatus, _ message: String, extraHeaders: HTTPHeaders = [:]) async throws {
+        var headers = extraHeaders
+        let body = allocator.buffer(string: message + "\n")
+        headers.replaceOrAdd(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
+        headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        try await sendComplete(status: status, headers: headers, body: body)
+    }
+
+    private func makeHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
+        headSent = true
+        var headers = headers
+        // A body of unknown length in HTTP/1.0 can only end with the connection.
+        if version.minor == 0 && !headers.contains(name: "Content-Length") && !isHead { keepAlive = false }
+        if !keepAlive {
+            headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if version.minor == 0 {
+            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        return HTTPResponseHead(version: version, status: status, headers: headers)
+    }
+}

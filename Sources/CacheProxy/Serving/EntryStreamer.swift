@@ -1,0 +1,71 @@
+import CacheStore
+import NIOCore
+import SparseFile
+
+/// Streams an entry's bytes to a client: what is cached at once, what is being fetched as
+/// it is stored, in chunks read straight from the verified cache file into the buffer that
+/// goes to the socket. Memory per response stays at about one chunk.
+struct EntryStreamer {
+    let context: ProxyContext
+    let reader: EntryReader
+    let session: FetchSession
+    let writer: ResponseWriter
+
+    /// The retryable ways a wait for bytes ends without them.
+    private static let retryable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced]
+
+    /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
+    func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
+        guard range.length <= UInt64(context.configuration.responseChunkSize),
+              let file = reader.file, file.cachedLength(from: range.offset) >= range.length else { return nil }
+        var buffer = writer.allocator.buffer(capacity: Int(range.length))
+        guard try read(into: &buffer, count: Int(range.length), at: range.offset) else { return nil }
+        context.counters.recordServed(range.length)
+        return buffer
+    }
+
+    /// Sends bytes `start..<end` (to the end of the resource when `end` is nil).
+    ///
+    /// - Throws: ``ProxyFailure`` when the bytes cannot be had (the response must then be cut
+    ///   short), or the client's write error.
+    func stream(from start: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
+        var position = start
+        var retries = 0
+        let chunkSize = UInt64(context.configuration.responseChunkSize)
+        while position < end ?? UInt64.max {
+            var available = reader.file?.cachedLength(from: position) ?? 0
+            if available == 0 {
+                do {
+                    available = try await reader.waitForBytes(at: position)
+                } catch let error as CacheStoreError where Self.retryable.contains(error.code) {
+                    if end == nil, let length = reader.file?.contentLength, position >= length { return }
+                    if let failure = await session.ownFailure(at: position) { throw ProxyFailure(failure) }
+                    // Someone else's fetch failed, or ended short: fetch the rest ourselves.
+                    retries += 1
+                    guard retries <= 2, let rest = ByteRange(from: position, to: end ?? UInt64.max) else {
+                        throw ProxyFailure(status: 502, "byte \(position) could not be fetched: \(error)")
+                    }
+                    try session.claimAndFetch(rest, lane: lane)
+                    continue
+                }
+            }
+            let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
+            var buffer = writer.allocator.buffer(capacity: count)
+            // A block that fails its checksum is dropped from the cache: the next pass fetches it.
+            guard try read(into: &buffer, count: count, at: position) else { continue }
+            try await writer.sendBody(buffer)
+            context.counters.recordServed(UInt64(count))
+            position += UInt64(count)
+            retries = 0
+        }
+    }
+
+    private func read(into buffer: inout ByteBuffer, count: Int, at offset: UInt64) throws -> Bool {
+        var outcome = ReadOutcome.complete
+        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
+            outcome = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: pointer[0..<count]), at: offset)
+            return outcome == .complete ? count : 0
+        }
+        return outcome == .complete
+    }
+}

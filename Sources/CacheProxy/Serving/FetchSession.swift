@@ -1,0 +1,54 @@
+import CacheProxyParsing
+import CacheStore
+import SparseFile
+
+/// The fetches one response started: it claims the missing pieces of what it serves, starts a
+/// fetch for each, and can tell afterwards whether a byte it waited for in vain was its own
+/// fetch's to deliver (then the response fails with that fetch's error) or someone else's
+/// (then it claims the bytes again and fetches them itself).
+final class FetchSession {
+    let context: ProxyContext
+    let origin: OriginURL
+    let key: String
+    private let ownership = FetchOwnership()
+    private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
+
+    init(context: ProxyContext, origin: OriginURL, key: String) {
+        self.context = context
+        self.origin = origin
+        self.key = key
+    }
+
+    /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is
+    /// the coalescing) and starts a fetch for each.
+    func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws(ProxyFailure) {
+        let claim: CacheStore.Claim
+        do {
+            claim = try context.store.claim(key: key, range: range)
+        } catch {
+            throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")
+        }
+        for fill in claim.fills {
+            let (upstream, origin, ownership) = (context.upstream, origin, ownership)
+            guard let task = context.fetches.start({ await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
+                fill.fail(CancellationError())
+                throw ProxyFailure(status: 503, "the proxy is shutting down")
+            }
+            fetches.append((fill.range, task))
+        }
+    }
+
+    /// The error of this session's fetch that was to deliver byte `position`, once it ended;
+    /// nil when no fetch of ours covered it or ours ended without error.
+    func ownFailure(at position: UInt64) async -> UpstreamError? {
+        for fetch in fetches where fetch.range.offset <= position && position < fetch.range.end {
+            if let error = await fetch.task.value { return error }
+        }
+        return nil
+    }
+
+    /// The response is over: fetches it started go on only while little is left of them.
+    func end() {
+        ownership.ownerLeft()
+    }
+}

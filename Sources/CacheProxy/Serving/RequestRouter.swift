@@ -1,0 +1,68 @@
+import CacheProxyParsing
+import NIOCore
+import NIOHTTP1
+
+/// Answers one request: parses its target, checks it, and hands it to the playlist, byte or
+/// status responder. Every failure before a response started becomes an error response;
+/// after that, the connection is closed so the client sees a broken response.
+struct RequestRouter: Sendable {
+    let context: ProxyContext
+
+    /// Serves `request`; returns whether the connection may carry another one.
+    func respond(to request: HTTPRequestHead, writer: ResponseWriter) async -> Bool {
+        context.counters.requestReceived()
+        do {
+            try await route(request, writer: writer)
+            return true
+        } catch let failure as ProxyFailure {
+            guard !writer.headSent else {
+                context.counters.recordBroken()
+                context.logger.warning("response cut short", metadata: ["uri": "\(request.uri.prefix(200))", "error": "\(failure.message)"])
+                return false
+            }
+            context.logger.debug("request failed", metadata: ["uri": "\(request.uri.prefix(200))", "status": "\(failure.status)", "error": "\(failure.message)"])
+            do {
+                try await writer.sendError(HTTPResponseStatus(statusCode: failure.status), failure.message, extraHeaders: failure.headers)
+                return true
+            } catch {
+                return false
+            }
+        } catch {
+            // The client went away (or the proxy is stopping) while the response was written.
+            context.logger.trace("response abandoned", metadata: ["uri": "\(request.uri.prefix(200))", "error": "\(error)"])
+            return false
+        }
+    }
+
+    private func route(_ request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        guard request.method == .GET || request.method == .HEAD else {
+            throw ProxyFailure(status: 405, "only GET and HEAD are served", headers: ["Allow": "GET, HEAD"])
+        }
+        let route: ProxyRoute
+        do {
+            route = try ProxyRoute(parsing: request.uri.utf8, limits: context.configuration.limits.requestTarget)
+        } catch {
+            switch error.code {
+            case .notFound: throw ProxyFailure(status: 404, "not found: use /proxy?url=<percent-encoded URL> or /status")
+            case .tooLong: throw ProxyFailure(status: 414, error.message)
+            default: throw ProxyFailure(status: 400, error.message)
+            }
+        }
+        switch route {
+        case .status:
+            try await StatusResponder(context: context).respond(writer: writer)
+        case .proxy(let origin):
+            if let allowList = context.allowList, !allowList.allows(origin.host) {
+                throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
+            }
+            if PlaylistDetection.hasPlaylistExtension(origin) {
+                try await PlaylistResponder(context: context).respond(origin: origin, request: request, writer: writer)
+                return
+            }
+            let outcome = try await ByteResponder(context: context).respond(origin: origin, request: request, writer: writer)
+            if outcome == .isPlaylist {
+                try await PlaylistResponder(context: context).respond(origin: origin, request: request, writer: writer)
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+extension ProxyContext {
+    /// A snapshot of the proxy's state.
+    var status: ProxyStatus {
+        let statistics = store.statistics
+        func lane(_ lane: UpstreamLane) -> ProxyStatus.Lane {
+            let snapshot = lane.snapshot
+            return ProxyStatus.Lane(capacity: lane.capacity, active: snapshot.active, waiting: snapshot.waiting, completed: snapshot.completed)
+        }
+        let elapsed = ContinuousClock.now - startedAt
+        return ProxyStatus(
+            version: CacheProxy.version,
+            port: listeningPort.withLock { $0 } ?? configuration.port,
+            uptimeSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            cache: ProxyStatus.Cache(
+                directory: store.directory, sizeBytes: store.totalBytes, limitBytes: store.maximumSize,
+                entries: store.entries.count, hits: statistics.hits, misses: statistics.misses,
+                bytesFromCache: statistics.bytesFromCache, bytesFromOrigin: statistics.bytesFromOrigin,
+                evictions: statistics.evictions),
+            express: lane(upstream.express),
+            segment: lane(upstream.segments),
+            traffic: counters.snapshot,
+            breakers: upstream.breakers.states)
+    }
+}

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// The proxy's own counters (the store keeps hits, misses and byte counts across restarts).
+final class ProxyCounters: Sendable {
+    private let requests = Atomic<UInt64>(0)
+    private let upstreamRequests = Atomic<UInt64>(0)
+    private let fetchedBytes = Atomic<UInt64>(0)
+    private let servedBytes = Atomic<UInt64>(0)
+    private let brokenResponses = Atomic<UInt64>(0)
+    private let ignoredRanges = Atomic<UInt64>(0)
+    private let staleServes = Atomic<UInt64>(0)
+    private let openConnections = Atomic<Int>(0)
+
+    func requestReceived() { requests.add(1, ordering: .relaxed) }
+    func upstreamRequestStarted() { upstreamRequests.add(1, ordering: .relaxed) }
+    func recordFetched(_ count: UInt64) { fetchedBytes.add(count, ordering: .relaxed) }
+    func recordServed(_ count: UInt64) { servedBytes.add(count, ordering: .relaxed) }
+    func recordBroken() { brokenResponses.add(1, ordering: .relaxed) }
+    func recordIgnoredRange() { ignoredRanges.add(1, ordering: .relaxed) }
+    func recordStale() { staleServes.add(1, ordering: .relaxed) }
+    func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
+    func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
+
+    var snapshot: ProxyStatus.Traffic {
+        ProxyStatus.Traffic(
+            requests: requests.load(ordering: .relaxed),
+            openConnections: openConnections.load(ordering: .relaxed),
+            bytesServed: servedBytes.load(ordering: .relaxed),
+            upstreamRequests: upstreamRequests.load(ordering: .relaxed),
+            bytesFetched: fetchedBytes.load(ordering: .relaxed),
+            brokenResponses: brokenResponses.load(ordering: .relaxed),
+            originsIgnoringRange: ignoredRanges.load(ordering: .relaxed),
+            stalePlaylistsServed: staleServes.load(ordering: .relaxed))
+    }
+}

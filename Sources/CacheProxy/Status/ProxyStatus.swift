@@ -1,0 +1,48 @@
+/// What `GET /status` reports, as a value (``CacheProxy/status``) and as JSON.
+public struct ProxyStatus: Sendable, Codable, Hashable {
+    /// The store: size, limit, entries, and its persistent counters.
+    public struct Cache: Sendable, Codable, Hashable {
+        public var directory: String
+        public var sizeBytes: UInt64
+        public var limitBytes: UInt64
+        public var entries: Int
+        public var hits: UInt64
+        public var misses: UInt64
+        public var bytesFromCache: UInt64
+        public var bytesFromOrigin: UInt64
+        public var evictions: UInt64
+    }
+
+    /// One upstream lane right now.
+    public struct Lane: Sendable, Codable, Hashable {
+        public var capacity: Int
+        public var active: Int
+        public var waiting: Int
+        public var completed: UInt64
+    }
+
+    /// The proxy's traffic since it started.
+    public struct Traffic: Sendable, Codable, Hashable {
+        public var requests: UInt64
+        public var openConnections: Int
+        public var bytesServed: UInt64
+        public var upstreamRequests: UInt64
+        public var bytesFetched: UInt64
+        /// Responses cut short because the origin failed mid-body.
+        public var brokenResponses: UInt64
+        /// Fetches whose origin answered a Range request with the whole body.
+        public var originsIgnoringRange: UInt64
+        /// Live playlists served from cache because the origin was unreachable.
+        public var stalePlaylistsServed: UInt64
+    }
+
+    public var version: String
+    public var port: Int
+    public var uptimeSeconds: Double
+    public var cache: Cache
+    public var express: Lane
+    public var segment: Lane
+    public var traffic: Traffic
+    /// Origins whose circuit breaker is open or half-open, by authority.
+    public var breakers: [String: String]
+}

@@ -1,0 +1,23 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// Answers `GET /status` with ``ProxyStatus`` as JSON.
+struct StatusResponder {
+    let context: ProxyContext
+
+    func respond(writer: ResponseWriter) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let body = try encoder.encode(context.status)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Cache-Control", value: "no-store")
+        try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: body))
+    }
+}

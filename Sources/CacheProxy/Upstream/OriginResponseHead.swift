@@ -1,0 +1,46 @@
+import CacheProxyParsing
+import CacheStore
+import NIOHTTP1
+
+/// What the proxy reads from an origin's response head: validators, type, lengths.
+struct OriginResponseHead: Sendable {
+    var status: Int
+    var metadata: EntryMetadata
+    /// The parsed `Content-Range` of a 206 or 416.
+    var contentRange: ContentRange?
+    /// `Content-Length`, unless the body is chunked.
+    var contentLength: UInt64?
+
+    init(status: Int, headers: HTTPHeaders) throws(UpstreamError) {
+        self.status = status
+        let chunked = headers[canonicalForm: "transfer-encoding"].contains { $0.lowercased() == "chunked" }
+        contentLength = chunked ? nil : headers.first(name: "content-length").flatMap { UInt64($0.trimmingSpaces) }
+        if let value = headers.first(name: "content-range") {
+            do {
+                contentRange = try ContentRange(parsing: value)
+            } catch {
+                throw UpstreamError(.invalidResponse, "origin sent a bad Content-Range \"\(value.prefix(80))\": \(error.message)")
+            }
+        }
+        metadata = EntryMetadata(
+            contentLength: nil,
+            entityTag: headers.first(name: "etag")?.trimmingSpaces,
+            lastModified: headers.first(name: "last-modified"),
+            contentType: headers.first(name: "content-type"))
+        switch status {
+        case 206, 416: metadata.contentLength = contentRange?.completeLength
+        case 200: metadata.contentLength = contentLength
+        default: break
+        }
+    }
+
+    /// Whether the content type names an HLS playlist.
+    var isPlaylistType: Bool { metadata.contentType.map(PlaylistDetection.isPlaylistContentType) ?? false }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        let trimmed = drop { $0 == " " || $0 == "\t" }
+        return String(trimmed.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

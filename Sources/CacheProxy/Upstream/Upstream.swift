@@ -1,0 +1,178 @@
+import AsyncHTTPClient
+import CacheProxyParsing
+import CacheStore
+import Logging
+import NIOCore
+import NIOHTTP1
+import SparseFile
+
+/// Everything the proxy asks of origins goes through here: two lanes with an HTTP client each
+/// (so their connection pools do not queue behind each other either), the circuit breakers,
+/// and the code that streams an origin body into a fill.
+final class Upstream: Sendable {
+    let express: UpstreamLane
+    let segments: UpstreamLane
+    let breakers: OriginBreakers
+    private let expressClient: HTTPClient
+    private let segmentClient: HTTPClient
+    private let store: CacheStore
+    private let configuration: CacheProxyConfiguration
+    private let counters: ProxyCounters
+    private let logger: Logger
+
+    init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, counters: ProxyCounters, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.counters = counters
+        self.logger = logger
+        express = UpstreamLane(kind: .express, capacity: configuration.expressConcurrency)
+        segments = UpstreamLane(kind: .segment, capacity: configuration.segmentConcurrency)
+        breakers = OriginBreakers(configuration: configuration.breaker)
+        expressClient = Self.makeClient(group: group, connections: configuration.expressConcurrency, configuration: configuration)
+        segmentClient = Self.makeClient(group: group, connections: configuration.segmentConcurrency, configuration: configuration)
+    }
+
+    private static func makeClient(group: any EventLoopGroup, connections: Int, configuration: CacheProxyConfiguration) -> HTTPClient {
+        var settings = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .init(configuration.timeouts.originConnect), read: .init(configuration.timeouts.originRead)))
+        settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connections))
+        // An unreachable origin must fail at once so the breaker and offline serving take over;
+        // retrying connections would hold every request for the whole connect timeout.
+        settings.connectionPool.retryConnectionEstablishment = false
+        settings.decompression = .disabled
+        return HTTPClient(eventLoopGroupProvider: .shared(group), configuration: settings)
+    }
+
+    func shutdown() async {
+        try? await expressClient.shutdown()
+        try? await segmentClient.shutdown()
+    }
+
+    func lane(_ kind: UpstreamLane.Kind) -> UpstreamLane { kind == .express ? express : segments }
+    private func client(_ kind: UpstreamLane.Kind) -> HTTPClient { kind == .express ? expressClient : segmentClient }
+
+    // MARK: Requests
+
+    /// Sends a GET and returns the response once its head arrived. Network failures before the
+    /// head feed the origin's breaker; any answer closes it.
+    private func send(_ origin: OriginURL, range: String?, lane: UpstreamLane.Kind) async throws -> HTTPClientResponse {
+        guard breakers.admit(origin.authority) else {
+            throw UpstreamError(.unreachable, "\(origin.authority) is unreachable (circuit breaker open)")
+        }
+        var request = HTTPClientRequest(url: origin.string)
+        request.headers.add(name: "User-Agent", value: "SparseCache")
+        request.headers.add(name: "Accept-Encoding", value: "identity")
+        if let range { request.headers.add(name: "Range", value: range) }
+        counters.upstreamRequestStarted()
+        do {
+            let response = try await client(lane).execute(
+                request, deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger)
+            breakers.recordSuccess(origin.authority)
+            return response
+        } catch is CancellationError {
+            breakers.recordAbandoned(origin.authority)
+            throw CancellationError()
+        } catch {
+            breakers.recordFailure(origin.authority)
+            logger.debug("origin unreachable", metadata: ["url": "\(origin)", "error": "\(error)"])
+            throw UpstreamError(.unreachable, "\(origin.authority): \(error)")
+        }
+    }
+
+    /// Fetches `fill`'s bytes from `origin` and stores them as they arrive (followers of the
+    /// entry see each chunk at once). Ends the fill: finished, or failed with what it had kept.
+    ///
+    /// - Returns: nil when the fill completed, the error otherwise.
+    func run(_ fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async -> UpstreamError? {
+        do {
+            try await self.lane(lane).run {
+                try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
+            }
+            return nil
+        } catch let error as UpstreamError {
+            fill.fail(error)
+            return error
+        } catch is CancellationError {
+            fill.fail(CancellationError())
+            return UpstreamError(.truncated, "the fetch was cancelled")
+        } catch {
+            fill.fail(error)
+            return UpstreamError(.truncated, "\(error)")
+        }
+    }
+
+    private func fetch(into fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async throws {
+        let start = fill.range.offset
+        let end = fill.range.end
+        let rangeHeader = end == UInt64.max ? "bytes=\(start)-" : "bytes=\(start)-\(end - 1)"
+        let response = try await send(origin, range: rangeHeader, lane: lane)
+        let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+        let bodyStart: UInt64
+        let promisedEnd: UInt64?
+        switch head.status {
+        case 206:
+            guard let range = head.contentRange?.range, range.lowerBound <= start, range.upperBound >= start else {
+                throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
+            }
+            bodyStart = range.lowerBound
+            promisedEnd = range.upperBound + 1
+        case 200:
+            // The origin ignored Range: the body starts at 0; skip to the wanted offset.
+            bodyStart = 0
+            promisedEnd = head.contentLength
+            if start > 0 { counters.recordIgnoredRange() }
+        case 416:
+            // The fill starts at or past the end: the answer carries the length, nothing to store.
+            try fill.start(head.metadata)
+            try fill.finish()
+            return
+        default:
+            throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+        }
+        try fill.start(head.metadata)
+        var writer = FillWriter(fill: fill, position: bodyStart, resourceLength: head.metadata.contentLength)
+        var iterator = response.body.makeAsyncIterator()
+        while writer.wantsMore, let chunk = try await iterator.next() {
+            try writer.write(chunk)
+            counters.recordFetched(UInt64(chunk.readableBytes))
+            if ownership.isOwnerGone, writer.remaining > configuration.orphanFetchLimit {
+                throw CancellationError()
+            }
+        }
+        if writer.wantsMore, let promisedEnd, writer.position < promisedEnd {
+            throw UpstreamError(.truncated, "\(origin): the body ended at \(writer.position) of \(promisedEnd)")
+        }
+        // Without a known length, only the end of a whole (200) body is the end of the resource.
+        let resourceEnded = head.metadata.contentLength.map { fill.position >= $0 } ?? (head.status == 200 && writer.wantsMore)
+        try fill.finish(resourceEnded: resourceEnded)
+    }
+
+    /// Fetches a whole resource into memory, up to `limit` bytes (for playlists).
+    ///
+    /// - Returns: the head, the body and the URL after redirects.
+    func fetchWhole(_ origin: OriginURL, limit: Int) async throws -> (OriginResponseHead, [UInt8], String) {
+        try await express.run {
+            let response = try await send(origin, range: nil, lane: .express)
+            let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+            guard head.status == 200 else {
+                throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+            }
+            if let length = head.contentLength, length > UInt64(limit) {
+                throw UpstreamError(.tooLarge, "\(origin): a playlist of \(length) bytes is over the \(limit)-byte limit")
+            }
+            var body: [UInt8] = []
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= limit else {
+                    throw UpstreamError(.tooLarge, "\(origin): the playlist is over the \(limit)-byte limit")
+                }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+            if let length = head.contentLength, UInt64(body.count) < length {
+                throw UpstreamError(.truncated, "\(origin): the playlist ended at \(body.count) of \(length) bytes")
+            }
+            counters.recordFetched(UInt64(body.count))
+            return (head, body, response.url?.absoluteString ?? origin.string)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// Why an upstream fetch did not deliver what it was asked for.
+struct UpstreamError: Error, Sendable, CustomStringConvertible {
+    enum Code: Sendable, Hashable {
+        /// No connection, a timeout before the response head, or an open circuit breaker.
+        case unreachable
+        /// The origin answered with a status the proxy passes on (4xx) or maps to 502 (5xx).
+        case status(Int)
+        /// The origin's response contradicts the request (a 206 for other bytes, a bad header).
+        case invalidResponse
+        /// The body ended or broke before the bytes it promised.
+        case truncated
+        /// A playlist larger than the configured limit.
+        case tooLarge
+    }
+
+    var code: Code
+    var message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    var description: String { message }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import CacheProxy
+import CacheStore
+import Logging
+import SparseFile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `sparsecache serve`: runs the HLS caching proxy until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the localhost HLS caching proxy: GET /proxy?url=<percent-encoded URL>, GET /status.",
+        discussion: """
+            Players use http://127.0.0.1:PORT/proxy?url=<percent-encoded http(s) URL>. Playlists come back \
+            rewritten through the proxy; everything is cached in the store directory and served offline. \
+            Prints "listening on http://HOST:PORT" on standard output once ready; stops cleanly on SIGINT or SIGTERM.
+            """)
+
+    @Option(help: "The port to listen on (0 picks a free one).") var port = 9000
+    @Option(name: .customLong("cache-dir"), help: "The store directory (default: $XDG_CACHE_HOME/sparsecache or ~/.cache/sparsecache).")
+    var cacheDirectory: String?
+    @Option(name: .customLong("max-size"), help: "The cache size limit, e.g. 500MB or 2GiB (default: the store's, or 1GiB for a new one).")
+    var maxSize: SizeArgument?
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Flag(name: .customLong("allow-non-loopback"), help: "Allow --host to be an address other than loopback.")
+    var allowNonLoopback = false
+    @Option(name: .customLong("allow-host"), help: "Only fetch from this origin host (repeatable; *.example.com matches subdomains).")
+    var allowedHosts: [String] = []
+    @Option(name: .customLong("segment-concurrency"), help: "Segment fetches that may run at once.")
+    var segmentConcurrency = 32
+    @Option(name: .customLong("express-concurrency"), help: "Playlist, init segment, key and probe fetches that may run at once.")
+    var expressConcurrency = 16
+    @Option(help: "When cache files are synchronized to disk: none, ordered or full. A cache can afford none: a block lost to a power cut fails its checksum and is fetched again.")
+    var durability: String = "none"
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw CommandFailure(code: .usage, message: "unknown log level \(logLevel)")
+        }
+        guard let durability = Durability(rawValue: durability) else {
+            throw CommandFailure(code: .usage, message: "unknown durability \(self.durability): use none, ordered or full")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "sparsecache.serve")
+        let directory = cacheDirectory ?? DefaultCacheDirectory.path
+        try DefaultCacheDirectory.create(directory)
+        let store: CacheStore
+        do {
+            store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(
+                maximumSize: maxSize?.bytes, fileOptions: SparseFileOptions(durability: durability)))
+        } catch {
+            throw CommandFailure(code: .failure, message: error.message)
+        }
+        var configuration = CacheProxyConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.allowsNonLoopback = allowNonLoopback
+        configuration.allowedHosts = allowedHosts.isEmpty ? nil : allowedHosts
+        configuration.segmentConcurrency = segmentConcurrency
+        configuration.expressConcurrency = expressConcurrency
+        let proxy: CacheProxy
+        do {
+            proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)
+        } catch {
+            throw CommandFailure(code: .usage, message: error.message)
+        }
+        try await withThrowingTaskGroup { group in
+            group.addTask { try await proxy.run() }
+            let port: Int
+            do {
+                port = try await proxy.start()
+            } catch {
+                group.cancelAll()
+                throw CommandFailure(code: .failure, message: "\(error)")
+            }
+            writeToStandardOutput("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
+            group.addTask {
+                if let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM]) {
+                    logger.info("stopping", metadata: ["signal": "\(signal)"])
+                    proxy.shutdown()
+                }
+            }
+            // run() returns once shut down; the signal waiter then has nothing left to wait for.
+            try await group.next()
+            group.cancelAll()
+        }
+        do {
+            try store.close()
+        } catch {
+            throw CommandFailure(code: .failure, message: error.message)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Testing
+import TestSupport
+
+@Suite("Client faults and limits")
+struct ClientFaultTests {
+    static let body = TestBytes(seed: 31).bytes(0, 4_000_000)
+
+    @Test("Garbage requests get 400 and the connection is closed", arguments: [
+        "GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "\u{1}\u{2}\u{3}\r\n\r\n", "GET /proxy?url=x HTTP/1.1\r\nBad Header\r\n\r\n",
+    ])
+    func garbage(request: String) async throws {
+        try await ProxyHarness.run { harness in
+            let connection = try RawConnection(port: harness.port)
+            connection.send(request)
+            let (bytes, closed) = connection.readUntilClosed(timeout: 5)
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+            #expect(closed)
+        }
+    }
+
+    @Test("Oversized heads are refused: too many header bytes, too long a target")
+    func oversized() async throws {
+        try await ProxyHarness.run(configure: { $0.limits.maximumHeaderBytes = 4096 }) { harness in
+            let big = try RawConnection(port: harness.port)
+            big.send("GET /status HTTP/1.1\r\nX-Big: \(String(repeating: "a", count: 8000))\r\n\r\n")
+            #expect(String(decoding: big.readUntilClosed(timeout: 5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+            let long = try RawConnection(port: harness.port)
+            long.send("GET /proxy?url=http://h/\(String(repeating: "a", count: 40000)) HTTP/1.1\r\n\r\n")
+            #expect(String(decoding: long.readUntilClosed(timeout: 5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+            let status = try await harness.fetch("http://127.0.0.1:\(harness.port)/status")
+            #expect(status.status == 200, "the proxy is still serving")
+        }
+    }
+
+    @Test("Other methods get 405; unknown paths 404; bad URLs 400; long URLs 414")
+    func statuses() async throws {
+        try await ProxyHarness.run { harness in
+            let base = "http://127.0.0.1:\(harness.port)"
+            let cases: [(String, HTTPMethod, Int)] = [
+                (base + "/proxy?url=" + percentEncoded(harness.origin.url("/x")), .POST, 405),
+                (base + "/nothing", .GET, 404),
+                (base + "/proxy?url=file%3A%2F%2F%2Fetc%2Fpasswd", .GET, 400),
+                (base + "/proxy", .GET, 400),
+                (base + "/proxy?url=http://h/" + String(repeating: "a", count: 9000), .GET, 414),
+            ]
+            for (url, method, expected) in cases {
+                let response = try await harness.fetch(url, method: method)
+                #expect(response.status == expected, "\(method) \(url.prefix(80))")
+            }
+        }
+    }
+
+    @Test("A client that sends its head too slowly is disconnected")
+    func slowHeaders() async throws {
+        try await ProxyHarness.run(configure: { $0.timeouts.requestHead = .milliseconds(300) }) { harness in
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET /sta")
+            let clock = ContinuousClock()
+            let start = clock.now
+            let (_, closed) = connection.readUntilClosed(timeout: 5)
+            #expect(closed)
+            #expect(clock.now - start < .seconds(3))
+        }
+    }
+
+    @Test("A client that stops reading is disconnected, and others are served meanwhile")
+    func stalledReader() async throws {
+        try await ProxyHarness.run(configure: { $0.timeouts.clientWriteStall = .milliseconds(500) }) { harness in
+            harness.origin.set("/big.ts", .init(Self.body))
+            _ = try await harness.get("/big.ts")
+            let connection = try RawConnection(port: harness.port, receiveBufferSize: 4096)
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(1500))
+            let other = try await harness.get("/big.ts", headers: [("Range", "bytes=0-9")])
+            #expect(other.status == 206)
+            let (bytes, closed) = connection.readUntilClosed(timeout: 5)
+            #expect(closed)
+            #expect(bytes.count < Self.body.count, "the stalled response was cut")
+        }
+    }
+
+    @Test("A client disconnecting mid-body leaves the proxy and the fetch intact")
+    func disconnectMidBody() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.chunkDelay = .milliseconds(20)
+            faults.chunkSize = 200_000
+            harness.origin.set("/big.ts", .init(Self.body, faults: faults))
+            do {
+                let connection = try RawConnection(port: harness.port)
+                connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            // The connection is closed; a second client follows or finishes the same fill.
+            let response = try await harness.get("/big.ts")
+            #expect(response.body == Self.body)
+            #expect(harness.origin.requests(for: "/big.ts").count <= 2)
+        }
+    }
+}

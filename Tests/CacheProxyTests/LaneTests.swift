@@ -1,0 +1,72 @@
+import Testing
+import TestSupport
+
+@Suite("Upstream lanes")
+struct LaneTests {
+    @Test("Playlists, init segments, keys and probes never wait behind a saturated segment lane")
+    func expressDoesNotWait() async throws {
+        try await ProxyHarness.run(configure: { $0.segmentConcurrency = 1 }) { harness in
+            var slow = TestOrigin.Faults()
+            slow.headDelay = .seconds(3)
+            let segment = TestBytes(seed: 5).bytes(0, 100_000)
+            harness.origin.set("/s1.ts", .init(segment, faults: slow))
+            harness.origin.set("/s2.ts", .init(segment, faults: slow))
+            harness.origin.set("/s3.ts", .init(segment))
+            harness.origin.set("/init.mp4", .init(TestBytes(seed: 6).bytes(0, 100_000), contentType: "video/mp4"))
+            harness.origin.set("/key.bin", .init(TestBytes(seed: 8).bytes(0, 16), contentType: "application/octet-stream"))
+            let playlist = """
+                #EXTM3U
+                #EXT-X-VERSION:7
+                #EXT-X-TARGETDURATION:2
+                #EXT-X-MAP:URI="init.mp4"
+                #EXT-X-KEY:METHOD=AES-128,URI="key.bin"
+                #EXTINF:2.0,
+                s1.ts
+                #EXT-X-ENDLIST
+
+                """
+            harness.origin.set("/index.m3u8", .init(Array(playlist.utf8), contentType: "application/vnd.apple.mpegurl"))
+            try await withThrowingTaskGroup { group in
+                for path in ["/s1.ts", "/s2.ts"] {
+                    group.addTask { _ = try await harness.get(path) }
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                let lanes = harness.proxy.status
+                #expect(lanes.segment.active == 1)
+                #expect(lanes.segment.waiting == 1)
+                let clock = ContinuousClock()
+                let start = clock.now
+                #expect(try await harness.get("/index.m3u8").status == 200)
+                #expect(try await harness.get("/init.mp4").status == 200)
+                #expect(try await harness.get("/key.bin").status == 200)
+                #expect(try await harness.get("/s3.ts", headers: [("Range", "bytes=0-1")]).status == 206)
+                #expect(clock.now - start < .seconds(1), "the express lane did not queue behind segments")
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test("The segment lane runs at most its capacity at once")
+    func segmentCap() async throws {
+        try await ProxyHarness.run(configure: { $0.segmentConcurrency = 2 }) { harness in
+            var slow = TestOrigin.Faults()
+            slow.headDelay = .milliseconds(300)
+            for index in 0..<6 { harness.origin.set("/s\(index).ts", .init(TestBytes(seed: UInt64(index)).bytes(0, 50_000), faults: slow)) }
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await withThrowingTaskGroup { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        let response = try await harness.get("/s\(index).ts")
+                        #expect(response.body.count == 50_000)
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(150))
+                #expect(harness.proxy.status.segment.active == 2)
+                #expect(harness.proxy.status.segment.waiting == 4)
+                try await group.waitForAll()
+            }
+            #expect(clock.now - start >= .milliseconds(850), "three waves of two")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import CacheStore
+import SparseFile
+import Testing
+import TestSupport
+
+@Suite("Misses: one fetch, only the gaps, streamed while stored")
+struct MissTests {
+    static let body = TestBytes(seed: 11).bytes(0, 1_000_000)
+
+    @Test("Concurrent requests for the same missing bytes make exactly one upstream fetch")
+    func coalescing() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.chunkDelay = .milliseconds(20)
+            faults.chunkSize = 100_000
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            // The first request claims the bytes; the others follow its fill.
+            try await withThrowingTaskGroup { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        if index > 0 { try await Task.sleep(for: .milliseconds(30)) }
+                        let response = try await harness.get("/seg.ts", headers: [("Range", "bytes=0-999999")])
+                        #expect(response.status == 206)
+                        #expect(response.body == Self.body)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(harness.origin.requests(for: "/seg.ts").count == 1)
+        }
+    }
+
+    @Test("A request whose middle is cached fetches only the head and the tail")
+    func onlyGaps() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/seg.ts", .init(Self.body))
+            let middle = try await harness.get("/seg.ts", headers: [("Range", "bytes=400000-599999")])
+            #expect(middle.body == Array(Self.body[400_000..<600_000]))
+            harness.origin.resetLog()
+            let whole = try await harness.get("/seg.ts")
+            #expect(whole.status == 200)
+            #expect(whole.body == Self.body)
+            let ranges = Set(harness.origin.requests(for: "/seg.ts").compactMap(\.range))
+            #expect(ranges == ["bytes=0-399999", "bytes=600000-999999"])
+        }
+    }
+
+    @Test("An origin that answers Range with 200 is handled: skip to the offset, cache what passes")
+    func originIgnoresRange() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.ignoresRange = true
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            let tail = try await harness.get("/seg.ts", headers: [("Range", "bytes=900000-")])
+            #expect(tail.status == 206)
+            #expect(tail.body == Array(Self.body[900_000...]))
+            let middle = try await harness.get("/seg.ts", headers: [("Range", "bytes=1000-1999")])
+            #expect(middle.status == 206)
+            #expect(middle.body == Array(Self.body[1000..<2000]))
+            let whole = try await harness.get("/seg.ts")
+            #expect(whole.body == Self.body)
+            #expect(harness.proxy.status.traffic.originsIgnoringRange >= 2)
+        }
+    }
+
+    @Test("A chunked origin body of unknown length is streamed and cached")
+    func chunkedUnknownLength() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.chunked = true
+            faults.ignoresRange = true
+            harness.origin.set("/live.ts", .init(Self.body, faults: faults))
+            let first = try await harness.get("/live.ts")
+            #expect(first.status == 200)
+            #expect(first.body == Self.body)
+            harness.origin.resetLog()
+            let ranged = try await harness.get("/live.ts", headers: [("Range", "bytes=-10")])
+            #expect(ranged.status == 206)
+            #expect(ranged.body == Array(Self.body.suffix(10)))
+            #expect(harness.origin.requests.isEmpty, "the length was learned when the body ended")
+        }
+    }
+
+    @Test("The first bytes of a slow miss reach the client before the origin has finished")
+    func streamsWhileDownloading() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.chunkDelay = .milliseconds(100)
+            faults.chunkSize = 50_000
+            harness.origin.set("/slow.ts", .init(Self.body, faults: faults))
+            let clock = ContinuousClock()
+            let start = clock.now
+            var request = HTTPClientRequest(url: harness.proxyURL("/slow.ts"))
+            request.headers.add(name: "Range", value: "bytes=0-499999")
+            let response = try await harness.client.execute(request, timeout: .seconds(30))
+            var iterator = response.body.makeAsyncIterator()
+            _ = try await iterator.next()
+            let firstByte = clock.now - start
+            var received = 0
+            while let chunk = try await iterator.next() { received += chunk.readableBytes }
+            let total = clock.now - start
+            #expect(firstByte < .milliseconds(500))
+            #expect(total > .milliseconds(800), "ten chunks 100 ms apart")
+        }
+    }
+
+    @Test("Bytes fetched for one client are stored for the next, with the origin's validators")
+    func storesWithValidators() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/seg.ts", .init(Self.body, contentType: "video/mp2t", entityTag: "\"abc\""))
+            _ = try await harness.get("/seg.ts")
+            let key = harness.store.key(for: harness.origin.url("/seg.ts"))
+            let file = try #require(harness.store.reader(for: key).file)
+            #expect(file.isComplete)
+            #expect(file.metadata.entityTag == "\"abc\"")
+            #expect(file.metadata.contentType == "video/mp2t")
+        }
+    }
+}

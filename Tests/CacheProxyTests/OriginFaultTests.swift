@@ -1,0 +1,108 @@
+import AsyncHTTPClient
+import CacheStore
+import SparseFile
+import Testing
+import TestSupport
+
+@Suite("Origin faults")
+struct OriginFaultTests {
+    static let body = TestBytes(seed: 23).bytes(0, 600_000)
+
+    @Test("An origin dropping mid-body gives a broken response, never a short complete one, and keeps what arrived")
+    func dropMidBody() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.dropAfter = 200_000
+            faults.chunkSize = 50_000
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            await #expect(throws: (any Error).self) {
+                _ = try await harness.get("/seg.ts")
+            }
+            #expect(harness.proxy.status.traffic.brokenResponses == 1)
+            let key = harness.store.key(for: harness.origin.url("/seg.ts"))
+            let file = try #require(harness.store.reader(for: key).file)
+            #expect(file.cachedLength(from: 0) == 200_000)
+            // What was kept is served; only the rest is fetched once the origin recovers.
+            harness.origin.update("/seg.ts") { $0.faults = TestOrigin.Faults() }
+            harness.origin.resetLog()
+            let retry = try await harness.get("/seg.ts")
+            #expect(retry.body == Self.body)
+            #expect(harness.origin.requests(for: "/seg.ts").map(\.range) == ["bytes=200000-599999"])
+        }
+    }
+
+    @Test("An origin dropping before any byte gives a 502 error response")
+    func dropBeforeBody() async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.dropAfter = 0
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            let response = try await harness.get("/seg.ts")
+            #expect(response.status == 502)
+        }
+    }
+
+    @Test("5xx from the origin becomes 502; 404 is passed on; neither is cached", arguments: [(503, 502), (500, 502), (404, 404), (403, 403)])
+    func originStatus(originStatus: Int, expected: Int) async throws {
+        try await ProxyHarness.run { harness in
+            var faults = TestOrigin.Faults()
+            faults.status = originStatus
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            let response = try await harness.get("/seg.ts", headers: [("Range", "bytes=0-99")])
+            #expect(response.status == expected)
+            #expect(harness.store.entries.allSatisfy { $0.cachedBytes == 0 })
+        }
+    }
+
+    @Test("An unknown origin path is a 404")
+    func notFound() async throws {
+        try await ProxyHarness.run { harness in
+            let response = try await harness.get("/missing.ts")
+            #expect(response.status == 404)
+        }
+    }
+
+    @Test("An origin slower than the response-head timeout gives 502 quickly, not a hang")
+    func slowHead() async throws {
+        try await ProxyHarness.run(configure: { $0.timeouts.originResponseHead = .milliseconds(300) }) { harness in
+            var faults = TestOrigin.Faults()
+            faults.headDelay = .seconds(3)
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let response = try await harness.get("/seg.ts")
+            #expect(response.status == 502)
+            #expect(clock.now - start < .seconds(2))
+        }
+    }
+
+    @Test("An origin that stalls mid-body is cut by the read timeout and the response is broken")
+    func stalledBody() async throws {
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .milliseconds(300) }) { harness in
+            var faults = TestOrigin.Faults()
+            faults.chunkDelay = .seconds(5)
+            faults.chunkSize = 100_000
+            harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
+            await #expect(throws: (any Error).self) {
+                _ = try await harness.get("/seg.ts")
+            }
+        }
+    }
+
+    @Test("A resource that changes at the origin is replaced, never mixed")
+    func validatorsChange() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/seg.ts", .init(Self.body, entityTag: "\"1\""))
+            let head = try await harness.get("/seg.ts", headers: [("Range", "bytes=0-99")])
+            #expect(head.body == Array(Self.body[0..<100]))
+            let changed = TestBytes(seed: 99).bytes(0, 600_000)
+            harness.origin.set("/seg.ts", .init(changed, entityTag: "\"2\""))
+            let tail = try await harness.get("/seg.ts", headers: [("Range", "bytes=500000-")])
+            #expect(tail.body == Array(changed[500_000...]))
+            let key = harness.store.key(for: harness.origin.url("/seg.ts"))
+            let file = try #require(harness.store.reader(for: key).file)
+            #expect(file.metadata.entityTag == "\"2\"")
+            #expect(file.cachedLength(from: 0) == 0, "the old head is gone")
+        }
+    }
+}

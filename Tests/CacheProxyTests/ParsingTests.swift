@@ -1,0 +1,71 @@
+import CacheProxyParsing
+import Testing
+
+@Suite("Parsing untrusted request and origin headers")
+struct ParsingTests {
+    @Test("Range headers parse to the specifiers RFC 9110 defines", arguments: [
+        ("bytes=0-99", RangeRequest.single(.closed(first: 0, last: 99))),
+        ("bytes=500-", .single(.from(first: 500))),
+        ("bytes=-500", .single(.suffix(length: 500))),
+        ("Bytes = 7-7", .single(.closed(first: 7, last: 7))),
+        ("bytes=0-0, -1", .multiple([.closed(first: 0, last: 0), .suffix(length: 1)])),
+        ("bytes=1-2,,3-4", .multiple([.closed(first: 1, last: 2), .closed(first: 3, last: 4)])),
+    ])
+    func rangeParses(header: String, expected: RangeRequest) throws {
+        #expect(try RangeRequest(parsing: header) == expected)
+    }
+
+    @Test("Invalid Range headers throw typed errors", arguments: [
+        ("items=0-1", ParseError.Code.unsupported), ("bytes=", .malformed), ("bytes=5-4", .malformed),
+        ("bytes=a-b", .malformed), ("bytes=0-1x", .malformed), ("bytes=-", .malformed),
+        ("bytes=99999999999999999999-", .overflow), ("bytes=" + String(repeating: "0-1,", count: 300), .tooLong),
+        ("bytes=" + String(repeating: "1-1,", count: 17), .tooMany),
+    ])
+    func rangeRejects(header: String, code: ParseError.Code) {
+        #expect(throws: ParseError(code, "")) { try RangeRequest(parsing: header) }
+    }
+
+    @Test("Ranges resolve against the length, unsatisfiable ones to nil")
+    func rangeResolves() {
+        #expect(RangeSpecifier.closed(first: 0, last: 99).resolve(length: 50) == 0..<50)
+        #expect(RangeSpecifier.closed(first: 50, last: 60).resolve(length: 50) == nil)
+        #expect(RangeSpecifier.from(first: 10).resolve(length: 50) == 10..<50)
+        #expect(RangeSpecifier.suffix(length: 10).resolve(length: 50) == 40..<50)
+        #expect(RangeSpecifier.suffix(length: 100).resolve(length: 50) == 0..<50)
+        #expect(RangeSpecifier.suffix(length: 0).resolve(length: 50) == nil)
+        #expect(RangeSpecifier.suffix(length: 1).resolve(length: 0) == nil)
+        #expect(RangeSpecifier.closed(first: 0, last: UInt64.max).resolve(length: UInt64.max) == 0..<UInt64.max)
+    }
+
+    @Test("Content-Range from origins parses and is checked")
+    func contentRange() throws {
+        #expect(try ContentRange(parsing: "bytes 0-99/1000") == ContentRange(range: 0...99, completeLength: 1000))
+        #expect(try ContentRange(parsing: "bytes 0-99/*") == ContentRange(range: 0...99, completeLength: nil))
+        #expect(try ContentRange(parsing: "bytes */1000") == ContentRange(range: nil, completeLength: 1000))
+        for bad in ["bytes 5-4/10", "bytes 0-10/10", "bytes */*", "items 0-1/2", "bytes 0-1/2 x", "bytes 0-/2"] {
+            #expect(throws: ParseError.self) { try ContentRange(parsing: bad) }
+        }
+    }
+
+    @Test("Proxy request targets name an http(s) URL, percent-decoded and normalized")
+    func requestTargets() throws {
+        let route = try ProxyRoute(parsing: "/proxy?x=1&url=HTTP%3A%2F%2FExample.COM%3A80%2Fa%2Fb.m3u8%3Ft%3D1%23frag")
+        guard case .proxy(let url) = route else { Issue.record("not a proxy route"); return }
+        #expect(url.string == "http://example.com/a/b.m3u8?t=1")
+        #expect(url.pathExtension == "m3u8")
+        #expect(try ProxyRoute(parsing: "/status") == .status)
+        #expect(try ProxyRoute(parsing: "/proxy?url=https://[::1]:8443/x.ts") == .proxy(try OriginURL(parsing: "https://[::1]:8443/x.ts")))
+    }
+
+    @Test("Bad request targets throw the code the router maps to a status", arguments: [
+        ("/other", ParseError.Code.notFound), ("/proxy", .missing), ("/proxy?url=", .missing),
+        ("/proxy?url=ftp%3A%2F%2Fx", .unsupported), ("/proxy?url=http%3A%2F%2Fu%40h%2F", .unsupported),
+        ("/proxy?url=http%3A%2F%2Fh%2F%0A", .malformed), ("/proxy?url=%zz", .malformed),
+        ("/proxy?url=http://h:0/", .malformed), ("/proxy?url=http://h:65536/", .malformed),
+        ("/proxy?url=http:///x", .missing), ("/proxy?url=a&url=b", .malformed),
+        ("/proxy?url=http://h/" + String(repeating: "a", count: 20000), .tooLong),
+    ])
+    func requestTargetRejects(target: String, code: ParseError.Code) {
+        #expect(throws: ParseError(code, "")) { try ProxyRoute(parsing: target) }
+    }
+}

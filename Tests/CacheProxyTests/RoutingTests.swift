@@ -1,0 +1,100 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CacheProxy
+import CacheStore
+import SparseFile
+import Testing
+import TestSupport
+
+@Suite("Routing, safety and status")
+struct RoutingTests {
+    @Test("Hosts off the allow-list get 403 and are never contacted")
+    func allowList() async throws {
+        try await ProxyHarness.run(configure: { $0.allowedHosts = ["*.example.com"] }) { harness in
+            harness.origin.set("/a.ts", .init([1, 2, 3]))
+            let response = try await harness.get("/a.ts")
+            #expect(response.status == 403)
+            #expect(harness.origin.requests.isEmpty)
+            #expect(harness.proxy.proxyURL(for: harness.origin.url("/a.ts")) == harness.origin.url("/a.ts"))
+            #expect(harness.proxy.proxyURL(for: "https://cdn.example.com/a.ts").contains("/proxy?url=https%3A%2F%2Fcdn.example.com%2Fa.ts"))
+        }
+    }
+
+    @Test("The allow-list admits listed hosts")
+    func allowListAdmits() async throws {
+        try await ProxyHarness.run(configure: { $0.allowedHosts = ["127.0.0.1"] }) { harness in
+            harness.origin.set("/a.ts", .init([1, 2, 3]))
+            let response = try await harness.get("/a.ts")
+            #expect(response.body == [1, 2, 3])
+        }
+    }
+
+    @Test("proxyURL(for:) points at the proxy while it runs and returns the origin URL otherwise")
+    func proxyURL() async throws {
+        let directory = TemporaryDirectory("proxy-url")
+        let store = try CacheStore.open(at: directory.path)
+        var configuration = CacheProxyConfiguration()
+        configuration.port = 0
+        let proxy = try CacheProxy(store: store, configuration: configuration)
+        let origin = "https://cdn.example.com/v/master.m3u8?token=a b"
+        #expect(proxy.proxyURL(for: origin) == origin)
+        try await withThrowingTaskGroup { group in
+            group.addTask { try await proxy.run() }
+            let port = try await proxy.start()
+            #expect(proxy.proxyURL(for: origin) == "http://127.0.0.1:\(port)/proxy?url=https%3A%2F%2Fcdn.example.com%2Fv%2Fmaster.m3u8%3Ftoken%3Da%20b")
+            #expect(proxy.proxyURL(for: "ftp://x/y") == "ftp://x/y")
+            proxy.shutdown()
+            try await group.waitForAll()
+        }
+        #expect(proxy.proxyURL(for: origin) == origin)
+        #expect(!proxy.isRunning)
+    }
+
+    @Test("Listening on a non-loopback address needs an explicit permission")
+    func nonLoopback() throws {
+        let directory = TemporaryDirectory("proxy-host")
+        let store = try CacheStore.open(at: directory.path)
+        var configuration = CacheProxyConfiguration()
+        configuration.host = "0.0.0.0"
+        #expect(throws: CacheProxyError(.invalidConfiguration, "")) { try CacheProxy(store: store, configuration: configuration) }
+        configuration.allowsNonLoopback = true
+        #expect(throws: Never.self) { try CacheProxy(store: store, configuration: configuration) }
+    }
+
+    @Test("A read-only store cannot back a proxy")
+    func readOnlyStore() throws {
+        let directory = TemporaryDirectory("proxy-readonly")
+        try CacheStore.create(at: directory.path, maximumSize: 1 << 20)
+        let store = try CacheStore.open(at: directory.path, readOnly: true)
+        #expect(throws: CacheProxyError(.invalidConfiguration, "")) { try CacheProxy(store: store) }
+    }
+
+    @Test("GET /status reports cache size and limit, entries, hits and misses, lanes, breakers and uptime")
+    func status() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/a.ts", .init(TestBytes(seed: 1).bytes(0, 5000)))
+            _ = try await harness.get("/a.ts")
+            _ = try await harness.get("/a.ts")
+            let response = try await harness.fetch("http://127.0.0.1:\(harness.port)/status")
+            #expect(response.status == 200)
+            #expect(response.headers.first(name: "content-type") == "application/json")
+            let status = try JSONDecoder().decode(ProxyStatus.self, from: Data(response.body))
+            #expect(status.port == harness.port)
+            #expect(status.cache.limitBytes == 256 << 20)
+            #expect(status.cache.sizeBytes > 0)
+            #expect(status.cache.entries == 1)
+            #expect(status.cache.hits >= 1)
+            #expect(status.cache.misses >= 1)
+            #expect(status.cache.bytesFromOrigin == 5000)
+            #expect(status.cache.bytesFromCache >= 5000)
+            #expect(status.segment.capacity == 32)
+            #expect(status.express.active == 0)
+            #expect(status.uptimeSeconds > 0)
+            #expect(status.traffic.requests >= 3)
+            #expect(status.breakers.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A plain TCP connection to 127.0.0.1 for requests no HTTP client would send: garbage,
+/// oversized heads, a head sent a byte at a time, a client that never reads.
+final class RawConnection {
+    private let descriptor: Int32
+
+    init(port: Int, receiveBufferSize: Int32? = nil) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RawConnectionError.socket }
+        if var size = receiveBufferSize {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw RawConnectionError.connect
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends bytes; false when the peer has closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer in
+            Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) == buffer.count
+        }
+    }
+
+    /// Reads until the peer closes or `timeout` passes; returns the bytes and whether it closed.
+    func readUntilClosed(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+        var timeoutValue = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeoutValue, socklen_t(MemoryLayout<timeval>.size))
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                output += buffer[0..<count]
+            } else {
+                return (output, count == 0 || errno == ECONNRESET)
+            }
+        }
+    }
+}
+
+enum RawConnectionError: Error {
+    case socket
+    case connect
+}
