@@ -33,19 +33,28 @@ public final class CacheProxy: Sendable {
 
     public let configuration: CacheProxyConfiguration
     public let store: CacheStore
-    private let context: ProxyContext
-    private let group: MultiThreadedEventLoopGroup
+    private let logger: Logger
+    private let allowList: HostAllowList?
     private let lifecycle = Mutex(Lifecycle.idle)
 
     private enum Lifecycle {
         case idle
         case binding
-        case listening(ProxyServer.Listener, port: Int)
-        case serving(ProxyServer.Listener, port: Int)
+        case listening(Running)
+        case serving(Running)
         case stopped
     }
 
-    /// Makes a proxy over a writable store. Nothing listens until ``start()`` or ``run()``.
+    /// What exists while the proxy runs: its threads, clients and listening socket.
+    private struct Running: Sendable {
+        var context: ProxyContext
+        var group: MultiThreadedEventLoopGroup
+        var listener: ProxyServer.Listener
+        var port: Int
+    }
+
+    /// Makes a proxy over a writable store. Nothing listens, and no thread is started, until
+    /// ``start()`` or ``run()``.
     ///
     /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, a host
     ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``,
@@ -65,11 +74,12 @@ public final class CacheProxy: Sendable {
         }
         self.configuration = configuration
         self.store = store
-        group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
-        context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
+        self.logger = logger
+        allowList = HostAllowList(configuration.allowedHosts)
     }
 
-    /// Binds the listening socket (once) and returns the port; ``run()`` serves it.
+    /// Starts the proxy's threads, binds the listening socket (once) and returns the port;
+    /// ``run()`` serves it.
     ///
     /// - Throws: ``CacheProxyError/Code/bindFailed`` when the address cannot be bound,
     ///   ``CacheProxyError/Code/alreadyStopped`` after a shutdown.
@@ -82,7 +92,7 @@ public final class CacheProxy: Sendable {
                 return current
             }
             switch state {
-            case .listening(_, let port), .serving(_, let port): return port
+            case .listening(let running), .serving(let running): return running.port
             case .stopped: throw CacheProxyError(.alreadyStopped, "the proxy was shut down")
             case .binding:
                 // Another caller is binding; wait for it.
@@ -91,37 +101,42 @@ public final class CacheProxy: Sendable {
             case .idle:
                 break
             }
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
+            let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
             let listener: ProxyServer.Listener
             do {
                 listener = try await ProxyServer.bind(context: context, group: group)
             } catch {
+                await context.upstream.shutdown()
+                try? await group.shutdownGracefully()
                 lifecycle.withLock { $0 = .idle }
                 throw CacheProxyError(.bindFailed, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
-            lifecycle.withLock { $0 = .listening(listener, port: port) }
-            context.logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
+            lifecycle.withLock { $0 = .listening(Running(context: context, group: group, listener: listener, port: port)) }
+            logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
-                context.logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
-                                       metadata: ["host": "\(configuration.host)"])
+                logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
+                               metadata: ["host": "\(configuration.host)"])
             }
             return port
         }
     }
 
     /// Serves until ``shutdown()`` is called or the calling task is cancelled, then closes
-    /// every connection, cancels the fetches in flight and releases its threads.
+    /// every connection, cancels the fetches in flight and stops its threads.
     public func run() async throws {
         try await start()
-        let listener = try lifecycle.withLock { state throws(CacheProxyError) -> ProxyServer.Listener in
-            guard case .listening(let listener, let port) = state else {
+        let running = try lifecycle.withLock { state throws(CacheProxyError) -> Running in
+            guard case .listening(let running) = state else {
                 throw CacheProxyError(.alreadyStopped, "the proxy is already serving or was shut down")
             }
-            state = .serving(listener, port: port)
-            return listener
+            state = .serving(running)
+            return running
         }
-        let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
+        let listener = running.listener
+        let handler = ConnectionHandler(context: running.context, router: RequestRouter(context: running.context))
         do {
             try await withTaskCancellationHandler {
                 try await withThrowingDiscardingTaskGroup { connections in
@@ -137,33 +152,38 @@ public final class CacheProxy: Sendable {
                 listener.channel.close(promise: nil)
             }
         } catch {
-            context.logger.debug("listener ended", metadata: ["error": "\(error)"])
+            logger.debug("listener ended", metadata: ["error": "\(error)"])
         }
-        await stop()
+        lifecycle.withLock { $0 = .stopped }
+        running.context.listeningPort.withLock { $0 = nil }
+        await running.context.fetches.cancelAll()
+        await running.context.upstream.shutdown()
+        try? await running.group.shutdownGracefully()
+        logger.info("stopped")
     }
 
     /// Stops accepting connections; ``run()`` then ends the open ones and returns.
     public func shutdown() {
         let listener = lifecycle.withLock { state -> ProxyServer.Listener? in
             switch state {
-            case .listening(let listener, _), .serving(let listener, _): listener
+            case .listening(let running), .serving(let running): running.listener
             case .idle, .binding, .stopped: nil
             }
         }
         listener?.channel.close(promise: nil)
     }
 
-    private func stop() async {
-        lifecycle.withLock { $0 = .stopped }
-        context.listeningPort.withLock { $0 = nil }
-        await context.fetches.cancelAll()
-        await context.upstream.shutdown()
-        try? await group.shutdownGracefully()
-        context.logger.info("stopped")
+    private var running: Running? {
+        lifecycle.withLock { state in
+            switch state {
+            case .listening(let running), .serving(let running): running
+            case .idle, .binding, .stopped: nil
+            }
+        }
     }
 
     /// The port the proxy listens on, while it does.
-    public var port: Int? { context.listeningPort.withLock { $0 } }
+    public var port: Int? { running?.context.listeningPort.withLock { $0 } }
 
     /// Whether the proxy is listening.
     public var isRunning: Bool { port != nil }
@@ -174,12 +194,12 @@ public final class CacheProxy: Sendable {
     /// the allow-list).
     public func proxyURL(for originURL: String) -> String {
         guard let port, let origin = try? OriginURL(parsing: originURL),
-              context.allowList?.allows(origin.host) ?? true else { return originURL }
+              allowList?.allows(origin.host) ?? true else { return originURL }
         return HLSProxyEndpoint(port: UInt16(clamping: port)).url(for: originURL)
     }
 
-    /// The state `GET /status` reports.
-    public var status: ProxyStatus { context.status }
+    /// The state `GET /status` reports; nil while the proxy is not running.
+    public var status: ProxyStatus? { running?.context.status }
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")

@@ -95,7 +95,13 @@ extension CacheStore {
             if state.fills[key]?.isEmpty == true { state.fills[key] = nil }
             if let file, state.records[key] != nil { refreshSize(of: key, file: file, in: &state) }
             // Followers of the part this fill never wrote wake up: they re-plan, or get the error.
-            let stranded = takeWaiters(of: key, in: &state) { $0.offset >= fill.position && $0.offset < fill.end }
+            // That includes followers past a fill trimmed to the resource's length when it
+            // started, unless another fill still covers them.
+            let remaining = state.fills[key] ?? []
+            let stranded = takeWaiters(of: key, in: &state) { waiter in
+                waiter.offset >= fill.position && (waiter.offset < fill.end
+                    || !remaining.contains { $0.position <= waiter.offset && waiter.offset < $0.end })
+            }
             let others = takeWaiters(of: key, in: &state) { $0.offset < fill.position }
             switch outcome {
             case .finished: return (stranded + others).map { ($0, nil) }

@@ -15,7 +15,7 @@ struct ClientFaultTests {
         try await ProxyHarness.run { harness in
             let connection = try RawConnection(port: harness.port)
             connection.send(request)
-            let (bytes, closed) = connection.readUntilClosed(timeout: 5)
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
             #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             #expect(closed)
         }
@@ -26,10 +26,12 @@ struct ClientFaultTests {
         try await ProxyHarness.run(configure: { $0.limits.maximumHeaderBytes = 4096 }) { harness in
             let big = try RawConnection(port: harness.port)
             big.send("GET /status HTTP/1.1\r\nX-Big: \(String(repeating: "a", count: 8000))\r\n\r\n")
-            #expect(String(decoding: big.readUntilClosed(timeout: 5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+            let bigReply = await big.readUntilClosed(timeout: .seconds(5)).bytes
+            #expect(String(decoding: bigReply, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             let long = try RawConnection(port: harness.port)
             long.send("GET /proxy?url=http://h/\(String(repeating: "a", count: 40000)) HTTP/1.1\r\n\r\n")
-            #expect(String(decoding: long.readUntilClosed(timeout: 5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+            let longReply = await long.readUntilClosed(timeout: .seconds(5)).bytes
+            #expect(String(decoding: longReply, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             let status = try await harness.fetch("http://127.0.0.1:\(harness.port)/status")
             #expect(status.status == 200, "the proxy is still serving")
         }
@@ -60,7 +62,7 @@ struct ClientFaultTests {
             connection.send("GET /sta")
             let clock = ContinuousClock()
             let start = clock.now
-            let (_, closed) = connection.readUntilClosed(timeout: 5)
+            let (_, closed) = await connection.readUntilClosed(timeout: .seconds(5))
             #expect(closed)
             #expect(clock.now - start < .seconds(3))
         }
@@ -76,7 +78,7 @@ struct ClientFaultTests {
             try await Task.sleep(for: .milliseconds(1500))
             let other = try await harness.get("/big.ts", headers: [("Range", "bytes=0-9")])
             #expect(other.status == 206)
-            let (bytes, closed) = connection.readUntilClosed(timeout: 5)
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
             #expect(closed)
             #expect(bytes.count < Self.body.count, "the stalled response was cut")
         }

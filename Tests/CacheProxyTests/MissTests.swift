@@ -60,7 +60,7 @@ struct MissTests {
             #expect(middle.body == Array(Self.body[1000..<2000]))
             let whole = try await harness.get("/seg.ts")
             #expect(whole.body == Self.body)
-            #expect(harness.proxy.status.traffic.originsIgnoringRange >= 2)
+            #expect((harness.proxy.status?.traffic.originsIgnoringRange ?? 0) >= 2)
         }
     }
 
@@ -100,8 +100,9 @@ struct MissTests {
             var received = 0
             while let chunk = try await iterator.next() { received += chunk.readableBytes }
             let total = clock.now - start
-            #expect(firstByte < .milliseconds(500))
+            #expect(received > 0)
             #expect(total > .milliseconds(800), "ten chunks 100 ms apart")
+            #expect(total - firstByte > .milliseconds(600), "the first bytes came long before the last")
         }
     }
 

@@ -39,13 +39,14 @@ struct RoutingTests {
         var configuration = CacheProxyConfiguration()
         configuration.port = 0
         let proxy = try CacheProxy(store: store, configuration: configuration)
-        let origin = "https://cdn.example.com/v/master.m3u8?token=a b"
+        let origin = "https://cdn.example.com/v/master.m3u8?token=a&b=1"
         #expect(proxy.proxyURL(for: origin) == origin)
         try await withThrowingTaskGroup { group in
             group.addTask { try await proxy.run() }
             let port = try await proxy.start()
-            #expect(proxy.proxyURL(for: origin) == "http://127.0.0.1:\(port)/proxy?url=https%3A%2F%2Fcdn.example.com%2Fv%2Fmaster.m3u8%3Ftoken%3Da%20b")
+            #expect(proxy.proxyURL(for: origin) == "http://127.0.0.1:\(port)/proxy?url=https%3A%2F%2Fcdn.example.com%2Fv%2Fmaster.m3u8%3Ftoken%3Da%26b%3D1")
             #expect(proxy.proxyURL(for: "ftp://x/y") == "ftp://x/y")
+            #expect(proxy.proxyURL(for: "https://x/a b") == "https://x/a b", "not a URL the proxy would fetch")
             proxy.shutdown()
             try await group.waitForAll()
         }

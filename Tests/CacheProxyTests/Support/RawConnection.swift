@@ -40,19 +40,26 @@ final class RawConnection {
     }
 
     /// Reads until the peer closes or `timeout` passes; returns the bytes and whether it closed.
-    func readUntilClosed(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
-        var timeoutValue = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeoutValue, socklen_t(MemoryLayout<timeval>.size))
+    /// The socket is polled without blocking: a blocked thread would starve the cooperative
+    /// pool the proxy under test runs on.
+    func readUntilClosed(timeout: Duration) async -> (bytes: [UInt8], closed: Bool) {
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        let deadline = ContinuousClock.now + timeout
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let error = errno
             if count > 0 {
                 output += buffer[0..<count]
+            } else if count == 0 || error == ECONNRESET {
+                return (output, true)
             } else {
-                return (output, count == 0 || errno == ECONNRESET)
+                try? await Task.sleep(for: .milliseconds(10))
             }
         }
+        return (output, false)
     }
 }
 
