@@ -1,0 +1,85 @@
+# Shared by the proxy's end-to-end and benchmark scripts: free ports, a throwaway nginx origin,
+# starting `sparsecache serve`, percent-encoding, and stopping exactly the processes started.
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# The percent-encoded form of $1 (every byte but unreserved ones).
+urlencode() {
+    python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
+}
+
+nginx_binary() {
+    command -v nginx 2>/dev/null || echo /usr/sbin/nginx
+}
+
+# start_nginx ROOT PORT WORKDIR: serves ROOT on 127.0.0.1:PORT (static, sendfile, keep-alive);
+# sets NGINX_PID.
+start_nginx() {
+    local root=$1 port=$2 work=$3
+    mkdir -p "$work/tmp"
+    # nginx's workers drop root privileges: the files and the folders above them must be readable.
+    chmod -R a+rX "$root"
+    local dir=$root
+    while [ "$dir" != / ]; do chmod a+x "$dir" 2>/dev/null || true; dir=$(dirname "$dir"); done
+    cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+error_log $work/nginx-error.log warn;
+pid $work/nginx.pid;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    keepalive_timeout 65;
+    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; }
+    default_type application/octet-stream;
+    client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
+    uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+    server { listen 127.0.0.1:$port; root $root; }
+}
+CONF
+    "$(nginx_binary)" -c "$work/nginx.conf" &
+    NGINX_PID=$!
+    wait_for_port "$port"
+}
+
+# start_proxy BINARY CACHE_DIR [extra serve options]: runs `sparsecache serve --port 0`; sets
+# PROXY_PID and PROXY_PORT from the line it prints once it listens.
+start_proxy() {
+    local binary=$1 cache=$2; shift 2
+    local out
+    out=$(mktemp)
+    "$binary" serve --port 0 --cache-dir "$cache" --log-level "${PROXY_LOG_LEVEL:-warning}" "$@" >"$out" &
+    PROXY_PID=$!
+    for _ in $(seq 1 200); do
+        if grep -q '^listening on ' "$out"; then break; fi
+        sleep 0.05
+    done
+    PROXY_PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$out")
+    rm -f "$out"
+    [ -n "$PROXY_PORT" ] || { echo "the proxy did not start" >&2; return 1; }
+}
+
+wait_for_port() {
+    for _ in $(seq 1 200); do
+        python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    echo "nothing listens on port $1" >&2
+    return 1
+}
+
+# stop PID...: SIGTERM, then wait for each (only processes this script started).
+stop_pids() {
+    for pid in "$@"; do
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+    done
+    for pid in "$@"; do
+        [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
+    done
+}
