@@ -3,7 +3,7 @@
 # Usage: scripts/ensure-deps.sh [build|test|bench]
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
 #   test:  build + the real tools the end-to-end tests drive (ffmpeg, nginx)
-#   bench: test + load and timing tools (wrk, hyperfine, python3-venv)
+#   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv)
 set -euo pipefail
 level=${1:-build}
 
@@ -17,6 +17,7 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
 fi
 if [ "$level" = bench ]; then
     command -v wrk >/dev/null 2>&1 || need+=(wrk)
+    command -v curl >/dev/null 2>&1 || need+=(curl)
     command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
     python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
 fi

@@ -33,7 +33,6 @@ events { worker_connections 4096; }
 http {
     access_log off;
     sendfile on;
-    tcp_nopush on;
     keepalive_requests 1000000;
     keepalive_timeout 65;
     types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; }

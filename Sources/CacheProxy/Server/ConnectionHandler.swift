@@ -8,6 +8,12 @@ struct ConnectionHandler {
     let router: RequestRouter
 
     func serve(_ connection: ProxyServer.Connection) async {
+        await withTaskExecutorPreference(EventLoopTaskExecutor(connection.channel.eventLoop)) {
+            await serveOnEventLoop(connection)
+        }
+    }
+
+    private func serveOnEventLoop(_ connection: ProxyServer.Connection) async {
         context.counters.connectionOpened()
         defer { context.counters.connectionClosed() }
         let allocator = connection.channel.allocator

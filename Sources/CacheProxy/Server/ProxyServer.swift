@@ -17,11 +17,15 @@ enum ProxyServer {
         let limits = decoderLimits
         let headTimeout = TimeAmount(configuration.timeouts.requestHead)
         let stallTimeout = TimeAmount(configuration.timeouts.clientWriteStall)
+        let chunk = max(configuration.responseChunkSize, 64 * 1024)
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
+            // Above a response chunk, so a cached range of up to one chunk is written without
+            // the connection turning unwritable and back; low enough to bound a slow client.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: chunk, high: 2 * chunk))
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -32,6 +36,7 @@ enum ProxyServer {
                     try pipeline.addHandler(HTTPServerPipelineHandler())
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout))
+                    try pipeline.addHandler(CacheHitHandler(proxy: context))
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }

@@ -14,7 +14,10 @@ final class ResponseWriter {
     private(set) var keepAlive: Bool
     let isHead: Bool
     private(set) var headSent = false
-    private(set) var bodyBytes: UInt64 = 0
+    /// A HEAD response of unknown length: NIO's encoder, which does not know the request was a
+    /// HEAD here, would frame it as chunked and write a terminator; the response ends with the
+    /// connection instead.
+    private var endsWithConnection = false
 
     init(outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, allocator: ByteBufferAllocator, request: HTTPRequestHead) {
         self.outbound = outbound
@@ -31,11 +34,11 @@ final class ResponseWriter {
     }
 
     func sendBody(_ buffer: ByteBuffer) async throws {
-        bodyBytes += UInt64(buffer.readableBytes)
         try await outbound.write(.body(.byteBuffer(buffer)))
     }
 
     func sendEnd() async throws {
+        guard !endsWithConnection else { return }
         try await outbound.write(.end(nil))
     }
 
@@ -43,7 +46,6 @@ final class ResponseWriter {
     func sendComplete(status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer?) async throws {
         let head = makeHead(status: status, headers: headers)
         if let body, !isHead {
-            bodyBytes += UInt64(body.readableBytes)
             try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
         } else {
             try await outbound.write(contentsOf: [.head(head), .end(nil)])
@@ -63,13 +65,9 @@ final class ResponseWriter {
     private func makeHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
         headSent = true
         var headers = headers
-        // A body of unknown length in HTTP/1.0 can only end with the connection.
-        if version.minor == 0 && !headers.contains(name: "Content-Length") && !isHead { keepAlive = false }
-        if !keepAlive {
-            headers.replaceOrAdd(name: "Connection", value: "close")
-        } else if version.minor == 0 {
-            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
-        }
+        let framing = ResponseFraming.apply(to: &headers, version: version, keepAlive: keepAlive, isHead: isHead)
+        keepAlive = framing.keepAlive
+        endsWithConnection = framing.endsWithConnection
         return HTTPResponseHead(version: version, status: status, headers: headers)
     }
 }

@@ -25,7 +25,7 @@ struct ByteResponder {
         defer { session.end() }
         var facts = EntryFacts(reader.file)
         if facts.isPlaylist { return .isPlaylist }
-        var range = requestedRange(request.headers, facts: facts)
+        var range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
 
         if facts.length == nil {
             // Nothing tells the length yet: start fetching what was asked for (from its first
@@ -51,7 +51,7 @@ struct ByteResponder {
                 if let whole = ByteRange(from: 0, to: UInt64.max) {
                     try session.claimAndFetch(whole, lane: lane(origin: origin, key: key, range: nil))
                 }
-                try await writer.sendHead(status: .ok, headers: headers(facts, length: nil))
+                try await writer.sendHead(status: .ok, headers: ByteResponsePlan.headers(facts, length: nil))
                 if !writer.isHead {
                     try await EntryStreamer(context: context, reader: reader, session: session, writer: writer)
                         .stream(from: 0, to: nil, lane: lane(origin: origin, key: key, range: nil))
@@ -62,27 +62,9 @@ struct ByteResponder {
         }
         guard let length = facts.length else { return .served }
 
-        let status: HTTPResponseStatus
-        let selected: Range<UInt64>
-        if let range {
-            guard let resolved = range.resolve(length: length) else {
-                var headers = HTTPHeaders()
-                headers.add(name: "Content-Range", value: "bytes */\(length)")
-                headers.add(name: "Accept-Ranges", value: "bytes")
-                throw ProxyFailure(status: 416, "range not satisfiable for a length of \(length)", headers: headers)
-            }
-            status = .partialContent
-            selected = resolved
-        } else {
-            status = .ok
-            selected = 0..<length
-        }
-        var headers = headers(facts, length: UInt64(selected.count))
-        if status == .partialContent {
-            headers.add(name: "Content-Range", value: "bytes \(selected.lowerBound)-\(selected.upperBound - 1)/\(length)")
-        }
-        guard !writer.isHead, let wanted = ByteRange(from: selected.lowerBound, to: selected.upperBound), !wanted.isEmpty else {
-            try await writer.sendComplete(status: status, headers: headers, body: nil)
+        let plan = try ByteResponsePlan(facts: facts, length: length, range: range, isHead: writer.isHead)
+        guard let wanted = plan.body else {
+            try await writer.sendComplete(status: plan.status, headers: plan.headers, body: nil)
             return .served
         }
         let lane = lane(origin: origin, key: key, range: wanted)
@@ -90,25 +72,15 @@ struct ByteResponder {
         let streamer = EntryStreamer(context: context, reader: reader, session: session, writer: writer)
         if let body = try streamer.readWhole(wanted) {
             // Small and cached: head, body and end leave in one write.
-            try await writer.sendComplete(status: status, headers: headers, body: body)
+            try await writer.sendComplete(status: plan.status, headers: plan.headers, body: body)
             return .served
         }
         // The head waits for the first byte, so an origin failing at once gets a proper error.
         try await awaitFirstByte(at: wanted.offset, reader: reader, session: session)
-        try await writer.sendHead(status: status, headers: headers)
+        try await writer.sendHead(status: plan.status, headers: plan.headers)
         try await streamer.stream(from: wanted.offset, to: wanted.end, lane: lane)
         try await writer.sendEnd()
         return .served
-    }
-
-    /// The range to serve: one valid range, or nil for the whole representation (no `Range`,
-    /// several ranges, a header that does not parse, or an `If-Range` that does not match).
-    private func requestedRange(_ headers: HTTPHeaders, facts: EntryFacts) -> RangeSpecifier? {
-        guard let value = headers.first(name: "range"),
-              case .single(let specifier)? = try? RangeRequest(parsing: Array(value.utf8), limits: context.configuration.limits.range)
-        else { return nil }
-        if let ifRange = headers.first(name: "if-range"), !facts.matches(ifRange: ifRange) { return nil }
-        return specifier
     }
 
     /// Waits until byte `offset` is cached; turns a failed fetch of our own into its error, and
@@ -128,17 +100,6 @@ struct ByteResponder {
                 }
             }
         }
-    }
-
-    private func headers(_ facts: EntryFacts, length: UInt64?) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(6)
-        headers.add(name: "Content-Type", value: facts.contentType ?? "application/octet-stream")
-        if let length { headers.add(name: "Content-Length", value: String(length)) }
-        headers.add(name: "Accept-Ranges", value: "bytes")
-        if let entityTag = facts.entityTag { headers.add(name: "ETag", value: entityTag) }
-        if let lastModified = facts.lastModified { headers.add(name: "Last-Modified", value: lastModified) }
-        return headers
     }
 
     /// Which lane fetches for `range` take: probes, init segments and keys go express.

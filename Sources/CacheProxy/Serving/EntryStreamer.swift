@@ -19,7 +19,7 @@ struct EntryStreamer {
         guard range.length <= UInt64(context.configuration.responseChunkSize),
               let file = reader.file, file.cachedLength(from: range.offset) >= range.length else { return nil }
         var buffer = writer.allocator.buffer(capacity: Int(range.length))
-        guard try read(into: &buffer, count: Int(range.length), at: range.offset) else { return nil }
+        guard try reader.read(into: &buffer, count: Int(range.length), at: range.offset) else { return nil }
         context.counters.recordServed(range.length)
         return buffer
     }
@@ -52,20 +52,11 @@ struct EntryStreamer {
             let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
             var buffer = writer.allocator.buffer(capacity: count)
             // A block that fails its checksum is dropped from the cache: the next pass fetches it.
-            guard try read(into: &buffer, count: count, at: position) else { continue }
+            guard try reader.read(into: &buffer, count: count, at: position) else { continue }
             try await writer.sendBody(buffer)
             context.counters.recordServed(UInt64(count))
             position += UInt64(count)
             retries = 0
         }
-    }
-
-    private func read(into buffer: inout ByteBuffer, count: Int, at offset: UInt64) throws -> Bool {
-        var outcome = ReadOutcome.complete
-        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
-            outcome = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: pointer[0..<count]), at: offset)
-            return outcome == .complete ? count : 0
-        }
-        return outcome == .complete
     }
 }

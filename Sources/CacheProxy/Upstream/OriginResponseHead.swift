@@ -39,8 +39,13 @@ struct OriginResponseHead: Sendable {
 }
 
 extension String {
+    /// The string without leading and trailing spaces and tabs (header values' OWS). Works on
+    /// UTF-8 bytes: it runs for every request.
     var trimmingSpaces: String {
-        let trimmed = drop { $0 == " " || $0 == "\t" }
-        return String(trimmed.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+              let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        if first == bytes.startIndex && last == bytes.index(before: bytes.endIndex) { return self }
+        return String(self[first...last])
     }
 }

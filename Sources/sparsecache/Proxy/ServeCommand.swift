@@ -34,6 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
     var segmentConcurrency = 32
     @Option(name: .customLong("express-concurrency"), help: "Playlist, init segment, key and probe fetches that may run at once.")
     var expressConcurrency = 16
+    @Option(help: "Event loop threads (default: one per core).")
+    var threads: Int?
     @Option(help: "When cache files are synchronized to disk: none, ordered or full. A cache can afford none: a block lost to a power cut fails its checksum and is fetched again.")
     var durability: String = "none"
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -68,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowedHosts = allowedHosts.isEmpty ? nil : allowedHosts
         configuration.segmentConcurrency = segmentConcurrency
         configuration.expressConcurrency = expressConcurrency
+        if let threads { configuration.threads = threads }
         let proxy: CacheProxy
         do {
             proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)

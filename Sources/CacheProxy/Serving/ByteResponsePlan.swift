@@ -1,0 +1,62 @@
+import CacheProxyParsing
+import NIOHTTP1
+import SparseFile
+
+/// The answer to a byte request once the representation's length is known: the status, the
+/// headers and the bytes of the body. Both the asynchronous responder and the event-loop
+/// cache-hit path build their responses from it, so they cannot disagree.
+struct ByteResponsePlan {
+    var status: HTTPResponseStatus
+    var headers: HTTPHeaders
+    /// The body's bytes; nil for a HEAD request or an empty body.
+    var body: ByteRange?
+
+    /// Plans the response to `range` (nil: the whole representation) of a representation the
+    /// cache knows `facts` about.
+    ///
+    /// - Throws: ``ProxyFailure`` 416 with `Content-Range: bytes */length` for a range that
+    ///   cannot be satisfied.
+    init(facts: EntryFacts, length: UInt64, range: RangeSpecifier?, isHead: Bool) throws(ProxyFailure) {
+        let selected: Range<UInt64>
+        if let range {
+            guard let resolved = range.resolve(length: length) else {
+                var headers = HTTPHeaders()
+                headers.add(name: "Content-Range", value: "bytes */\(length)")
+                headers.add(name: "Accept-Ranges", value: "bytes")
+                throw ProxyFailure(status: 416, "range not satisfiable for a length of \(length)", headers: headers)
+            }
+            status = .partialContent
+            selected = resolved
+        } else {
+            status = .ok
+            selected = 0..<length
+        }
+        headers = Self.headers(facts, length: UInt64(selected.count))
+        if status == .partialContent {
+            headers.add(name: "Content-Range", value: "bytes \(selected.lowerBound)-\(selected.upperBound - 1)/\(length)")
+        }
+        body = isHead || selected.isEmpty ? nil : ByteRange(from: selected.lowerBound, to: selected.upperBound)
+    }
+
+    /// The headers of a byte response: the origin's type and validators, and the length when known.
+    static func headers(_ facts: EntryFacts, length: UInt64?) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(6)
+        headers.add(name: "Content-Type", value: facts.contentType ?? "application/octet-stream")
+        if let length { headers.add(name: "Content-Length", value: String(length)) }
+        headers.add(name: "Accept-Ranges", value: "bytes")
+        if let entityTag = facts.entityTag { headers.add(name: "ETag", value: entityTag) }
+        if let lastModified = facts.lastModified { headers.add(name: "Last-Modified", value: lastModified) }
+        return headers
+    }
+
+    /// The range to serve: one valid range, or nil for the whole representation (no `Range`,
+    /// several ranges, a header that does not parse, or an `If-Range` that does not match).
+    static func requestedRange(_ headers: HTTPHeaders, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
+        guard let value = headers.first(name: "range"),
+              case .single(let specifier)? = try? RangeRequest(parsing: Array(value.utf8), limits: limits)
+        else { return nil }
+        if let ifRange = headers.first(name: "if-range"), !facts.matches(ifRange: ifRange) { return nil }
+        return specifier
+    }
+}

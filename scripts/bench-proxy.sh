@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Benchmarks `sparsecache serve` against nginx serving the same files, in one run:
+#   1. requests/s for a cached 2 MB segment and for 64 KiB ranges of a cached 200 MB file,
+#      nginx (static, sendfile) and the proxy, under wrk at 1, 16 and 64 connections, with the
+#      ratio to nginx (goal >= 0.8);
+#   2. time to first byte of misses through a throttled origin, direct and through the proxy
+#      (goal: within 5 ms);
+#   3. resident memory of the proxy with 64 clients streaming at once (goal < 64 MB);
+#   4. a soak: 256 connections for SOAK_SECONDS (60) of verified range requests: zero errors,
+#      zero corrupt bodies, memory flat.
+# Environment: DURATION (seconds per wrk run, default 5), SOAK_SECONDS (60), TTFB_COUNT (30).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Benchmarks/proxy/common.sh
+source Benchmarks/proxy/rss.sh
+
+duration=${DURATION:-5}
+soak_seconds=${SOAK_SECONDS:-60}
+ttfb_count=${TTFB_COUNT:-30}
+./scripts/ensure-deps.sh bench
+swift build -c release --product sparsecache >&2
+binary="$(swift build -c release --show-bin-path)/sparsecache"
+
+work=$(mktemp -d)
+NGINX_PID=""
+PROXY_PID=""
+cleanup() {
+    stop_pids "$PROXY_PID" "$NGINX_PID"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+mkdir -p "$work/www"
+head -c $((2 * 1000 * 1000)) /dev/urandom >"$work/www/segment.ts"
+head -c $((200 * 1024 * 1024)) /dev/urandom >"$work/www/movie.mp4"
+big_size=$(stat -c %s "$work/www/movie.mp4")
+origin_port=$(free_port)
+start_nginx "$work/www" "$origin_port" "$work/nginx"
+start_proxy "$binary" "$work/cache" --max-size 1GiB
+origin="http://127.0.0.1:$origin_port"
+through_proxy() { echo "http://127.0.0.1:$PROXY_PORT/proxy?url=$(urlencode "$1")"; }
+
+echo "== warming the cache" >&2
+curl -sf -o /dev/null "$(through_proxy "$origin/segment.ts")"
+curl -sf -o /dev/null "$(through_proxy "$origin/movie.mp4")"
+cmp <(curl -sf "$(through_proxy "$origin/segment.ts")") "$work/www/segment.ts"
+
+# wrk_rps URL CONNECTIONS [script args...]: requests/s.
+wrk_rps() {
+    local url=$1 connections=$2; shift 2
+    local threads=$((connections < 2 ? 1 : 2))
+    local output
+    output=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$@" "$url")
+    if echo "$output" | grep -q -E "Non-2xx|Socket errors"; then
+        echo "$output" | grep -E "Non-2xx|Socket errors" | sed 's/^/    wrk: /' >&2
+    fi
+    echo "$output" | awk '/^Requests\/sec:/ { print $2 }'
+}
+
+results=()
+passed=0
+failed=0
+verdict() {
+    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+echo "== throughput (wrk, ${duration}s per run)" >&2
+printf "%-26s %5s %12s %12s %7s %s\n" workload conns "nginx req/s" "proxy req/s" ratio goal
+for workload in segment range; do
+    for connections in 1 16 64; do
+        if [ "$workload" = segment ]; then
+            nginx=$(wrk_rps "$origin/segment.ts" "$connections")
+            proxy=$(wrk_rps "$(through_proxy "$origin/segment.ts")" "$connections")
+            name="2 MB segment (cached)"
+        else
+            nginx=$(wrk_rps "$origin/movie.mp4" "$connections" -s Benchmarks/proxy/ranges.lua -- "$big_size")
+            proxy=$(wrk_rps "$(through_proxy "$origin/movie.mp4")" "$connections" -s Benchmarks/proxy/ranges.lua -- "$big_size")
+            name="64 KiB of 200 MB (cached)"
+        fi
+        ratio=$(python3 -c "print(f'{$proxy / $nginx:.2f}')")
+        result=$(python3 -c "print('PASS' if $proxy / $nginx >= 0.8 else 'FAIL')")
+        verdict "$result"
+        printf "%-26s %5d %12.0f %12.0f %6sx %s (>= 0.8x)\n" "$name" "$connections" "$nginx" "$proxy" "$ratio" "$result"
+    done
+done
+
+echo "== time to first byte of a miss, origin throttled to 1 MB/s" >&2
+throttle_port=$(free_port)
+mkdir -p "$work/throttle"
+sed -e "s/listen 127.0.0.1:$origin_port;/listen 127.0.0.1:$throttle_port; limit_rate 1m;/" \
+    -e "s#$work/nginx/nginx.pid#$work/throttle/nginx.pid#" "$work/nginx/nginx.conf" >"$work/throttle/nginx.conf"
+"$(nginx_binary)" -c "$work/throttle/nginx.conf" &
+THROTTLE_PID=$!
+wait_for_port "$throttle_port"
+ttfb=$(python3 Benchmarks/proxy/ttfb.py "http://127.0.0.1:$throttle_port/segment.ts" "$PROXY_PORT" "$ttfb_count")
+read -r _ direct_median direct_p90 < <(echo "$ttfb" | grep '^direct')
+read -r _ proxy_median proxy_p90 < <(echo "$ttfb" | grep '^proxy')
+stop_pids "$THROTTLE_PID"
+result=$(python3 -c "print('PASS' if $proxy_median - $direct_median <= 5 else 'FAIL')")
+verdict "$result"
+printf "TTFB of %d misses: direct median %.2f ms (p90 %.2f), through the proxy median %.2f ms (p90 %.2f): +%.2f ms %s (<= 5 ms)\n" \
+    "$ttfb_count" "$direct_median" "$direct_p90" "$proxy_median" "$proxy_p90" \
+    "$(python3 -c "print($proxy_median - $direct_median)")" "$result"
+
+echo "== resident memory with 64 streaming clients" >&2
+idle_rss=$(rss_kib "$PROXY_PID")
+clients=()
+for index in $(seq 1 64); do
+    curl -s -o /dev/null --limit-rate 8M --max-time 8 "$(through_proxy "$origin/movie.mp4")" &
+    clients+=($!)
+done
+: >"$work/rss-stream"
+sample_rss "$PROXY_PID" 7 0.2 "$work/rss-stream"
+wait "${clients[@]}" 2>/dev/null || true
+peak_rss=$(sort -n "$work/rss-stream" | tail -1)
+result=$(python3 -c "print('PASS' if $peak_rss < 64 * 1024 else 'FAIL')")
+verdict "$result"
+printf "RSS: idle %.1f MB, peak with 64 streaming clients %.1f MB %s (< 64 MB)\n" \
+    "$(python3 -c "print($idle_rss / 1024)")" "$(python3 -c "print($peak_rss / 1024)")" "$result"
+
+echo "== soak: 256 connections for ${soak_seconds}s, every body verified" >&2
+: >"$work/rss-soak"
+sample_rss "$PROXY_PID" "$((soak_seconds + 2))" 5 "$work/rss-soak" &
+sampler=$!
+soak=$(wrk -t2 -c256 -d"${soak_seconds}s" --timeout 10s -s Benchmarks/proxy/verify.lua \
+    "$(through_proxy "$origin/movie.mp4")" -- "$work/www/movie.mp4" "$big_size")
+wait "$sampler" || true
+requests=$(echo "$soak" | awk '/requests in/ { print $1 }')
+errors=$(echo "$soak" | awk '/Socket errors/ { gsub(",", ""); print $4 + $6 + $8 + $10 }')
+non2xx=$(echo "$soak" | awk '/Non-2xx/ { print $5 }')
+corrupt=$(echo "$soak" | awk '/^verified/ { print $4 }')
+unexpected=$(echo "$soak" | awk '/^verified/ { print $6 }')
+errors=${errors:-0}
+non2xx=${non2xx:-0}
+first_rss=$(head -1 "$work/rss-soak")
+last_rss=$(tail -1 "$work/rss-soak")
+max_rss=$(sort -n "$work/rss-soak" | tail -1)
+# Flat: the last sample is within 10% (or 4 MB) of the first; nothing grows without bound.
+result=$(python3 -c "print('PASS' if $errors == 0 and $non2xx == 0 and $corrupt == 0 and $unexpected == 0 and $last_rss <= max($first_rss * 1.1, $first_rss + 4096) else 'FAIL')")
+verdict "$result"
+printf "soak: %s requests, %s socket errors, %s non-2xx, %s corrupt bodies, %s unexpected statuses; RSS first %.1f MB, last %.1f MB, max %.1f MB %s\n" \
+    "$requests" "$errors" "$non2xx" "$corrupt" "$unexpected" \
+    "$(python3 -c "print($first_rss / 1024)")" "$(python3 -c "print($last_rss / 1024)")" "$(python3 -c "print($max_rss / 1024)")" "$result"
+curl -sf "http://127.0.0.1:$PROXY_PORT/status" | python3 -c 'import json,sys; s=json.load(sys.stdin); print("status: traffic", json.dumps(s["traffic"]))'
+echo "bench-proxy: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
