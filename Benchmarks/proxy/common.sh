@@ -25,7 +25,7 @@ start_nginx() {
     local dir=$root
     while [ "$dir" != / ]; do chmod a+x "$dir" 2>/dev/null || true; dir=$(dirname "$dir"); done
     cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes auto;
 daemon off;
 error_log $work/nginx-error.log warn;
 pid $work/nginx.pid;

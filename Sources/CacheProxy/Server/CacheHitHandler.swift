@@ -19,12 +19,16 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     private enum State {
         case idle
         case forwarding
-        /// The answer, sent when the request's end arrives.
-        case answering(HTTPResponseHead, ByteBuffer?, keepAlive: Bool)
+        /// The answer, sent when the request's end arrives; a file body's handle is closed once
+        /// it has been written.
+        case answering(HTTPResponseHead, IOData?, keepAlive: Bool)
     }
 
     private let proxy: ProxyContext
     private var state = State.idle
+    /// The last request target and what it named: a player asks a connection for many ranges
+    /// of one resource, and parsing and keying a URL costs more than the rest of a hit.
+    private var lastTarget: (uri: String, origin: OriginURL, key: String)?
 
     init(proxy: ProxyContext) {
         self.proxy = proxy
@@ -44,12 +48,11 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         case (.end, .answering(let head, let body, let keepAlive)):
             state = .idle
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-            if keepAlive {
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            } else {
-                let channel = context.channel
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                if case .fileRegion(let region) = body { try? region.fileHandle.close() }
+                if !keepAlive { channel.close(promise: nil) }
             }
         case (.end, _):
             state = .idle
@@ -62,11 +65,19 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The answer when the request is a cache hit this handler can serve; nil otherwise.
     private func answer(_ head: HTTPRequestHead, allocator: ByteBufferAllocator) -> State? {
         let configuration = proxy.configuration
-        guard head.method == .GET || head.method == .HEAD,
-              case .proxy(let origin)? = try? ProxyRoute(parsing: head.uri.utf8, limits: configuration.limits.requestTarget),
-              proxy.allowList?.allows(origin.host) ?? true, !PlaylistDetection.hasPlaylistExtension(origin) else { return nil }
         let store = proxy.store
-        let key = store.key(for: origin.string)
+        guard head.method == .GET || head.method == .HEAD else { return nil }
+        let origin: OriginURL
+        let key: String
+        if let lastTarget, lastTarget.uri == head.uri {
+            (origin, key) = (lastTarget.origin, lastTarget.key)
+        } else {
+            guard case .proxy(let parsed)? = try? ProxyRoute(parsing: head.uri.utf8, limits: configuration.limits.requestTarget)
+            else { return nil }
+            (origin, key) = (parsed, store.key(for: parsed.string))
+            lastTarget = (head.uri, origin, key)
+        }
+        guard proxy.allowList?.allows(origin.host) ?? true, !PlaylistDetection.hasPlaylistExtension(origin) else { return nil }
         let reader = store.reader(for: key)
         guard let file = reader.file else { return nil }
         let facts = EntryFacts(file)
@@ -74,11 +85,9 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         let isHead = head.method == .HEAD
         let range = ByteResponsePlan.requestedRange(head.headers, facts: facts, limits: configuration.limits.range)
         guard var plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
-        var body: ByteBuffer?
         if let bytes = plan.body {
             guard bytes.length <= UInt64(configuration.responseChunkSize), file.cachedLength(from: bytes.offset) >= bytes.length
             else { return nil }
-            body = allocator.buffer(capacity: Int(bytes.length))
         }
         // Claiming cached bytes claims nothing: it counts the hit and marks the entry used. If
         // the bytes went away meanwhile, the fills are given back and the request goes on.
@@ -87,14 +96,31 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             for fill in claim.fills { fill.fail(CancellationError()) }
             return nil
         }
-        if let bytes = plan.body, var buffer = body {
-            guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
-            body = buffer
+        var body: IOData?
+        if let bytes = plan.body {
+            guard let data = self.body(bytes, of: file, reader: reader, allocator: allocator) else { return nil }
+            body = data
             proxy.counters.recordServed(bytes.length)
         }
         proxy.counters.requestReceived()
         let framing = ResponseFraming.apply(to: &plan.headers, version: head.version, keepAlive: head.isKeepAlive, isHead: isHead)
         return .answering(HTTPResponseHead(version: head.version, status: plan.status, headers: plan.headers), body,
                           keepAlive: framing.keepAlive)
+    }
+
+    /// The bytes of a hit: sent from the cache file with `sendfile` when they were verified
+    /// before (see ``VerifiedRegions``), otherwise read (and so verified) into a buffer.
+    private func body(_ bytes: ByteRange, of file: SparseFile, reader: EntryReader, allocator: ByteBufferAllocator) -> IOData? {
+        if let region = proxy.verifiedRegions.region(for: bytes, of: file) {
+            // NIO sends files only as a FileRegion over a NIOFileHandle; this one owns a
+            // duplicate descriptor and is closed when the write completes.
+            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
+            let start = Int(region.fileOffset)
+            return .fileRegion(FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + Int(bytes.length)))
+        }
+        var buffer = allocator.buffer(capacity: Int(bytes.length))
+        guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
+        proxy.verifiedRegions.recordVerified(bytes, of: file, reader: reader)
+        return .byteBuffer(buffer)
     }
 }

@@ -11,6 +11,10 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundOut = HTTPServerResponsePart
 
     private let timeout: TimeAmount
+    /// When the connection started waiting for a request head; nil while one is being served.
+    private var waitingSince: NIODeadline?
+    /// At most one timer per connection: it re-arms itself while the connection keeps serving
+    /// requests, instead of one timer being scheduled and cancelled per request.
     private var timer: Scheduled<Void>?
 
     init(timeout: TimeAmount) {
@@ -27,7 +31,9 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        disarm()
+        waitingSince = nil
+        timer?.cancel()
+        timer = nil
         context.fireChannelInactive()
     }
 
@@ -42,15 +48,25 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     private func arm(_ context: ChannelHandlerContext) {
-        timer?.cancel()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: timeout) {
-            loopBound.value.close(promise: nil)
-        }
+        waitingSince = .now()
+        if timer == nil { schedule(context, at: .now() + timeout) }
     }
 
     private func disarm() {
-        timer?.cancel()
-        timer = nil
+        waitingSince = nil
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = loopBound.value
+            handler.timer = nil
+            guard let since = handler.waitingSince else { return }
+            if NIODeadline.now() >= since + handler.timeout {
+                context.close(promise: nil)
+            } else {
+                handler.schedule(context, at: since + handler.timeout)
+            }
+        }
     }
 }
