@@ -8,13 +8,15 @@
 #   3. resident memory of the proxy with 64 clients streaming at once (goal < 64 MB);
 #   4. a soak: 256 connections for SOAK_SECONDS (60) of verified range requests: zero errors,
 #      zero corrupt bodies, memory flat.
-# Environment: DURATION (seconds per wrk run, default 5), SOAK_SECONDS (60), TTFB_COUNT (30).
+# Environment: DURATION (seconds per wrk run, default 3), RUNS (alternating runs per figure, the
+# median is kept; 3), SOAK_SECONDS (60), TTFB_COUNT (30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/proxy/common.sh
 source Benchmarks/proxy/rss.sh
 
-duration=${DURATION:-5}
+duration=${DURATION:-3}
+runs=${RUNS:-3}
 soak_seconds=${SOAK_SECONDS:-60}
 ttfb_count=${TTFB_COUNT:-30}
 ./scripts/ensure-deps.sh bench
@@ -45,16 +47,22 @@ curl -sf -o /dev/null "$(through_proxy "$origin/segment.ts")"
 curl -sf -o /dev/null "$(through_proxy "$origin/movie.mp4")"
 cmp <(curl -sf "$(through_proxy "$origin/segment.ts")") "$work/www/segment.ts"
 
-# wrk_rps URL CONNECTIONS [script args...]: requests/s.
+# wrk_rps URL CONNECTIONS [SCRIPT SCRIPT_ARGS...]: requests/s of one run.
 wrk_rps() {
     local url=$1 connections=$2; shift 2
     local threads=$((connections < 2 ? 1 : 2))
+    local script=()
+    if [ $# -gt 0 ]; then script=(-s "$1"); shift; fi
     local output
-    output=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$@" "$url")
+    output=$(wrk -t"$threads" -c"$connections" -d"${duration}s" "${script[@]}" "$url" -- "$@")
     if echo "$output" | grep -q -E "Non-2xx|Socket errors"; then
         echo "$output" | grep -E "Non-2xx|Socket errors" | sed 's/^/    wrk: /' >&2
     fi
     echo "$output" | awk '/^Requests\/sec:/ { print $2 }'
+}
+
+median() {
+    printf "%s\n" "$@" | sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'
 }
 
 results=()
@@ -64,19 +72,28 @@ verdict() {
     if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
 
-echo "== throughput (wrk, ${duration}s per run)" >&2
+echo "== throughput (wrk, median of $runs alternating ${duration}s runs)" >&2
 printf "%-26s %5s %12s %12s %7s %s\n" workload conns "nginx req/s" "proxy req/s" ratio goal
 for workload in segment range; do
     for connections in 1 16 64; do
         if [ "$workload" = segment ]; then
-            nginx=$(wrk_rps "$origin/segment.ts" "$connections")
-            proxy=$(wrk_rps "$(through_proxy "$origin/segment.ts")" "$connections")
             name="2 MB segment (cached)"
+            nginx_target=("$origin/segment.ts")
+            proxy_target=("$(through_proxy "$origin/segment.ts")")
         else
-            nginx=$(wrk_rps "$origin/movie.mp4" "$connections" -s Benchmarks/proxy/ranges.lua -- "$big_size")
-            proxy=$(wrk_rps "$(through_proxy "$origin/movie.mp4")" "$connections" -s Benchmarks/proxy/ranges.lua -- "$big_size")
             name="64 KiB of 200 MB (cached)"
+            nginx_target=("$origin/movie.mp4" Benchmarks/proxy/ranges.lua "$big_size")
+            proxy_target=("$(through_proxy "$origin/movie.mp4")" Benchmarks/proxy/ranges.lua "$big_size")
         fi
+        # Alternating runs, medians: the machine is shared and its load drifts.
+        nginx_runs=()
+        proxy_runs=()
+        for _ in $(seq 1 "$runs"); do
+            nginx_runs+=("$(wrk_rps "${nginx_target[0]}" "$connections" "${nginx_target[@]:1}")")
+            proxy_runs+=("$(wrk_rps "${proxy_target[0]}" "$connections" "${proxy_target[@]:1}")")
+        done
+        nginx=$(median "${nginx_runs[@]}")
+        proxy=$(median "${proxy_runs[@]}")
         ratio=$(python3 -c "print(f'{$proxy / $nginx:.2f}')")
         result=$(python3 -c "print('PASS' if $proxy / $nginx >= 0.8 else 'FAIL')")
         verdict "$result"

@@ -134,4 +134,18 @@ struct ByteServingTests {
             #expect(harness.store.statistics.hits == before + 3)
         }
     }
+
+    @Test("Bodies served again from verified cache bytes (sendfile) are identical, any size, any range")
+    func repeatedHits() async throws {
+        try await withSegment { harness in
+            let ranges: [(String?, Range<Int>)] = [(nil, 0..<300_000), ("bytes=1000-", 1000..<300_000), ("bytes=5-70004", 5..<70_005), ("bytes=-3", 299_997..<300_000)]
+            for pass in 0..<3 {
+                for (header, expected) in ranges {
+                    let response = try await harness.get("/v/seg.ts", headers: header.map { [("Range", $0)] } ?? [])
+                    #expect(response.body == Array(Self.body[expected]), "pass \(pass), \(header ?? "whole")")
+                }
+            }
+            #expect(harness.origin.requests(for: "/v/seg.ts").count == 1)
+        }
+    }
 }

@@ -1,13 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CacheProxyParsing
 import CacheStore
 import NIOCore
 import NIOHTTP1
 import SparseFile
 
-/// Answers requests for small byte ranges the cache holds entirely, right on the event loop:
-/// no task, no hop, one read from the verified cache file into the buffer that is written.
-/// Everything else (misses, playlists, large bodies, errors, `/status`) goes on to the
-/// asynchronous handler behind it.
+/// Answers requests for byte ranges the cache holds entirely, right on the event loop: no task,
+/// no hop. Bytes verified before are sent from the cache file with `sendfile`, whatever their
+/// size; others are read (and so verified) into the buffer that is written, up to one chunk.
+/// Everything else (misses, playlists, larger unverified bodies, errors, `/status`) goes on to
+/// the asynchronous handler behind it.
 ///
 /// It sits after `HTTPServerPipelineHandler`, which hands over a request only once the
 /// previous response has ended, so answers from here and from behind never interleave.
@@ -85,42 +91,45 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         let isHead = head.method == .HEAD
         let range = ByteResponsePlan.requestedRange(head.headers, facts: facts, limits: configuration.limits.range)
         guard var plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
+        // Bytes that were verified before go out with sendfile whatever their size (the kernel
+        // reads them from the page cache as the socket takes them); others are read into a
+        // buffer, which is only done here for up to one chunk.
+        var region: (descriptor: Int32, fileOffset: UInt64)?
         if let bytes = plan.body {
-            guard bytes.length <= UInt64(configuration.responseChunkSize), file.cachedLength(from: bytes.offset) >= bytes.length
-            else { return nil }
+            guard file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
+            region = proxy.verifiedRegions.region(for: bytes, of: file)
+            guard region != nil || bytes.length <= UInt64(configuration.responseChunkSize) else { return nil }
         }
         // Claiming cached bytes claims nothing: it counts the hit and marks the entry used. If
         // the bytes went away meanwhile, the fills are given back and the request goes on.
-        guard let claimed = plan.body ?? ByteRange(offset: 0, length: 0), let claim = try? store.claim(key: key, range: claimed) else { return nil }
+        guard let claimed = plan.body ?? ByteRange(offset: 0, length: 0), let claim = try? store.claim(key: key, range: claimed) else {
+            if let region { close(region.descriptor) }
+            return nil
+        }
         guard claim.fills.isEmpty else {
             for fill in claim.fills { fill.fail(CancellationError()) }
+            if let region { close(region.descriptor) }
             return nil
         }
         var body: IOData?
         if let bytes = plan.body {
-            guard let data = self.body(bytes, of: file, reader: reader, allocator: allocator) else { return nil }
-            body = data
+            if let region {
+                // NIO sends files only as a FileRegion over a NIOFileHandle; this one owns a
+                // duplicate descriptor and is closed when the write completes.
+                let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
+                let start = Int(region.fileOffset)
+                body = .fileRegion(FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + Int(bytes.length)))
+            } else {
+                var buffer = allocator.buffer(capacity: Int(bytes.length))
+                guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
+                proxy.verifiedRegions.recordVerified(bytes, of: file, reader: reader)
+                body = .byteBuffer(buffer)
+            }
             proxy.counters.recordServed(bytes.length)
         }
         proxy.counters.requestReceived()
         let framing = ResponseFraming.apply(to: &plan.headers, version: head.version, keepAlive: head.isKeepAlive, isHead: isHead)
         return .answering(HTTPResponseHead(version: head.version, status: plan.status, headers: plan.headers), body,
                           keepAlive: framing.keepAlive)
-    }
-
-    /// The bytes of a hit: sent from the cache file with `sendfile` when they were verified
-    /// before (see ``VerifiedRegions``), otherwise read (and so verified) into a buffer.
-    private func body(_ bytes: ByteRange, of file: SparseFile, reader: EntryReader, allocator: ByteBufferAllocator) -> IOData? {
-        if let region = proxy.verifiedRegions.region(for: bytes, of: file) {
-            // NIO sends files only as a FileRegion over a NIOFileHandle; this one owns a
-            // duplicate descriptor and is closed when the write completes.
-            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
-            let start = Int(region.fileOffset)
-            return .fileRegion(FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + Int(bytes.length)))
-        }
-        var buffer = allocator.buffer(capacity: Int(bytes.length))
-        guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
-        proxy.verifiedRegions.recordVerified(bytes, of: file, reader: reader)
-        return .byteBuffer(buffer)
     }
 }
