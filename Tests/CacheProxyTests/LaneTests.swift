@@ -30,7 +30,13 @@ struct LaneTests {
                 for path in ["/s1.ts", "/s2.ts"] {
                     group.addTask { _ = try await harness.get(path) }
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                // Wait until one segment fetch runs and the other waits for the lane.
+                let saturatedBy = ContinuousClock.now + .seconds(3)
+                while ContinuousClock.now < saturatedBy {
+                    let lane = try #require(harness.proxy.status?.segment)
+                    if lane.active == 1 && lane.waiting == 1 { break }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
                 let lanes = try #require(harness.proxy.status)
                 #expect(lanes.segment.active == 1)
                 #expect(lanes.segment.waiting == 1)

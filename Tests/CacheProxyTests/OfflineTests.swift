@@ -56,7 +56,7 @@ struct OfflineTests {
         let port = origin.port
         await origin.stop()
         try await ProxyHarness.run(configure: {
-            $0.breaker = CircuitBreakerConfiguration(failureThreshold: 2, coolDown: .milliseconds(500))
+            $0.breaker = CircuitBreakerConfiguration(failureThreshold: 2, coolDown: .seconds(2))
         }) { harness in
             let url = "http://127.0.0.1:\(port)/a.ts"
             for _ in 0..<2 { #expect(try await harness.fetch(harness.proxyURL(forOrigin: url)).status == 502) }
@@ -64,7 +64,7 @@ struct OfflineTests {
             let upstreamBefore = try #require(harness.proxy.status?.traffic.upstreamRequests)
             for _ in 0..<5 { #expect(try await harness.fetch(harness.proxyURL(forOrigin: url)).status == 502) }
             #expect(harness.proxy.status?.traffic.upstreamRequests == upstreamBefore, "an open breaker sends nothing")
-            try await Task.sleep(for: .milliseconds(700))
+            try await Task.sleep(for: .milliseconds(2200))
             _ = try await harness.fetch(harness.proxyURL(forOrigin: url))
             #expect(harness.proxy.status?.traffic.upstreamRequests == upstreamBefore + 1, "one trial after the cool-down")
         }
