@@ -1,6 +1,7 @@
 -- wrk: like ranges.lua, and checks every body against the file's own bytes (found by the
 -- offset in Content-Range), counting corrupt or short bodies and unexpected statuses.
 -- Arguments after --: FILE_PATH FILE_SIZE [COUNT]
+local offsets = dofile("Benchmarks/proxy/offsets.lua")
 local ranges = {}
 local expected = {}
 local index = 0
@@ -15,11 +16,7 @@ end
 
 function init(args)
     local file = assert(io.open(args[1], "rb"))
-    local size = tonumber(args[2])
-    local count = tonumber(args[3] or "64")
-    for i = 1, count do
-        local offset = math.floor((size - 65536) * (i - 1) / count) + (i * 4099) % 65536
-        if offset + 65536 > size then offset = size - 65536 end
+    for i, offset in ipairs(offsets(tonumber(args[2]), tonumber(args[3] or "64"))) do
         ranges[i] = string.format("bytes=%d-%d", offset, offset + 65535)
         file:seek("set", offset)
         expected[offset] = file:read(65536)
