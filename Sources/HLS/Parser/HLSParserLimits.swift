@@ -23,5 +23,6 @@ public struct HLSParserLimits: Hashable, Sendable {
     /// Most diagnostics kept; later ones are counted but dropped. Default 1,000.
     public var maximumDiagnostics: Int = 1_000
 
+    /// The default limits.
     public init() {}
 }

@@ -8,16 +8,19 @@ public protocol HLSRewritePolicy {
 }
 
 extension HLSRewritePolicy {
+    /// Keeps every variant as it is.
     public func decision(for variant: HLSVariantSummary) -> HLSVariantDecision { .keep }
 }
 
 /// A URI the rewriter is about to rewrite: what holds it and where it sits in the model.
 public struct HLSURIReference: Hashable, Sendable {
+    /// The tag (or line) a URI stands in.
     public enum Role: Hashable, Sendable {
         case segment, part, preloadHint, key, map
         case variant, iFrameVariant, rendition, sessionKey, sessionData, renditionReport, contentSteering
     }
 
+    /// What holds the URI.
     public var role: Role
     /// Index in the list of its role (``HLSPlaylist/segments``, ``HLSPlaylist/parts``, the
     /// tag's position among tags of its kind, ...).
@@ -26,6 +29,7 @@ public struct HLSURIReference: Hashable, Sendable {
     /// preload hint, the segment being produced, which equals the segment count).
     public var segmentIndex: Int?
 
+    /// A reference to the URI of the `index`th holder of `role`.
     public init(role: Role, index: Int, segmentIndex: Int? = nil) {
         self.role = role
         self.index = index
@@ -51,8 +55,11 @@ public enum HLSURIRoute: Sendable {
 public struct HLSVariantSummary: Hashable, Sendable {
     /// Index in ``HLSPlaylist/variants`` (or ``HLSPlaylist/iFrameVariants`` when `isIFrameOnly`).
     public var index: Int
+    /// BANDWIDTH, in bits per second.
     public var bandwidth: UInt64?
+    /// AVERAGE-BANDWIDTH, in bits per second.
     public var averageBandwidth: UInt64?
+    /// True for EXT-X-I-FRAME-STREAM-INF.
     public var isIFrameOnly: Bool
 }
 
