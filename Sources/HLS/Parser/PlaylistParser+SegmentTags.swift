@@ -104,6 +104,9 @@ extension PlaylistParser {
         }
         currentKeys.removeAll { replaced.contains($0) }
         currentLine.item = Int32(storage.keys.count)
+        if currentKeys.count >= limits.maximumKeysInForce {
+            throw limitExceeded("more than \(limits.maximumKeysInForce) keys in force")
+        }
         currentKeys.append(Int32(storage.keys.count))
         storage.keys.append(record)
     }
