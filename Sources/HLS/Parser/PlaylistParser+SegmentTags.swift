@@ -57,7 +57,7 @@ extension PlaylistParser {
 
     mutating func parseByteRange(_ value: ByteSpan) throws(HLSParseError) {
         pending.hasTags = true
-        try reportVersion(4, "EXT-X-BYTERANGE")
+        if declaredVersion < 4 { try reportVersion(4, "EXT-X-BYTERANGE") }
         switch NumberSyntax.byteRange(base, value) {
         case .valid(let length, let offset):
             pending.hasByteRange = true
