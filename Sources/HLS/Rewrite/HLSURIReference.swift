@@ -11,8 +11,8 @@ public struct HLSURIReference: Hashable, Sendable {
     /// Index in the list of its role (``HLSPlaylist/segments``, ``HLSPlaylist/parts``, the
     /// tag's position among tags of its kind, ...).
     public var index: Int
-    /// For segments, parts and preload hints: the index of the segment they belong to (for a
-    /// preload hint, the segment being produced, which equals the segment count).
+    /// For segments, parts and preload hints of parts: the index of the segment they belong to
+    /// (for a hinted part, the segment being produced, which equals the segment count).
     public var segmentIndex: Int?
 
     /// A reference to the URI of the `index`th holder of `role`.

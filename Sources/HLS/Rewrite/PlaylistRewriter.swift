@@ -185,7 +185,11 @@ struct PlaylistRewriter: ~Copyable {
         case .part:
             let segment = Int(storage.parts[item].segment)
             return (storage.parts[item].tag, .part, item, segment)
-        case .preloadHint: return (storage.preloadHints[item], .preloadHint, item, storage.segments.count)
+        case .preloadHint:
+            // A hinted part belongs to the segment being produced; a hinted map to no segment.
+            let record = storage.preloadHints[item]
+            let isMap = playlist.enumerated(record, .type) == "MAP"
+            return (record, .preloadHint, item, isMap ? nil : storage.segments.count)
         case .renditionReport: return (storage.renditionReports[item], .renditionReport, item, nil)
         case .media: return (storage.renditions[item], .rendition, item, nil)
         case .sessionKey: return (storage.sessionKeys[item], .sessionKey, item, nil)
