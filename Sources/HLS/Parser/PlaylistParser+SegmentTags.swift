@@ -40,7 +40,6 @@ extension PlaylistParser {
         pending.title = ByteSpan(comma < value.upperBound ? comma + 1 : value.upperBound, value.upperBound)
         pending.hasExtinf = true
         pending.extinfLine = Int32(line)
-        pending.hasTags = true
     }
 
     private func containsDot(_ span: ByteSpan) -> Bool {
@@ -56,7 +55,6 @@ extension PlaylistParser {
     }
 
     mutating func parseByteRange(_ value: ByteSpan) throws(HLSParseError) {
-        pending.hasTags = true
         if declaredVersion < 4 { try reportVersion(4, "EXT-X-BYTERANGE") }
         switch NumberSyntax.byteRange(base, value) {
         case .valid(let length, let offset):
@@ -71,7 +69,6 @@ extension PlaylistParser {
     }
 
     mutating func parseProgramDateTime(_ value: ByteSpan) throws(HLSParseError) {
-        pending.hasTags = true
         if !DateTimeSyntax.isDateTime(base, value) {
             try report(.malformedTag, "EXT-X-PROGRAM-DATE-TIME is not an ISO 8601 date-time")
         }

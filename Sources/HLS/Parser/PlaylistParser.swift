@@ -28,7 +28,6 @@ struct PlaylistParser {
     /// EXT-X-VERSION, 1 until declared.
     var declaredVersion: UInt64 = 1
     var substitutionBytes = 0
-    var droppedDiagnostics = 0
     var seenSingletons: UInt64 = 0
     var reportedHeaderMisplacement = false
     var reportedBareCR = false
@@ -63,8 +62,6 @@ struct PlaylistParser {
         }
         if storage.diagnostics.count < limits.maximumDiagnostics {
             storage.diagnostics.append(diagnostic)
-        } else {
-            droppedDiagnostics += 1
         }
     }
 
@@ -290,8 +287,8 @@ struct PlaylistParser {
         case .extinf: try parseExtinf(value)
         case .version: try parseVersion(value)
         case .byteRange: try parseByteRange(value)
-        case .discontinuity: pending.discontinuity = true; pending.hasTags = true
-        case .gap: pending.gap = true; pending.hasTags = true
+        case .discontinuity: pending.discontinuity = true
+        case .gap: pending.gap = true
         case .programDateTime: try parseProgramDateTime(value)
         case .bitrate: try parseBitrate(value)
         case .key: try parseKey(value)
@@ -348,7 +345,6 @@ struct PendingSegment {
     var byteRangeLine: Int32 = 0
     var extinfLine: Int32 = 0
     var hasExtinf = false
-    var hasTags = false
     var hasByteRange = false
     var hasByteRangeOffset = false
     var discontinuity = false
