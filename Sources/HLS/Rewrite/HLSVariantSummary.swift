@@ -1,5 +1,6 @@
-/// What the rewriter knows about a variant when it asks the policy about it: cheap numbers
-/// only. Use `index` with ``HLSPlaylist/variants`` or ``HLSPlaylist/iFrameVariants`` for more.
+/// A variant's numbers, read without decoding any string: what the rewriter gives a policy and
+/// ``HLSPlaylist/variantSummaries`` lists. Use `index` with ``HLSPlaylist/variants`` or
+/// ``HLSPlaylist/iFrameVariants`` for more.
 public struct HLSVariantSummary: Hashable, Sendable {
     /// Index in ``HLSPlaylist/variants`` (or ``HLSPlaylist/iFrameVariants`` when `isIFrameOnly`).
     public var index: Int
