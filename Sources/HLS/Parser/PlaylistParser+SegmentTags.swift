@@ -1,7 +1,14 @@
 /// Media segment tags (RFC 8216 section 4.3.2): they describe the next URI line, or (KEY, MAP,
 /// BITRATE) every segment until they are replaced.
 extension PlaylistParser {
-    mutating func parseExtinf(_ value: ByteSpan) throws(HLSParseError) {
+    mutating func parseExtinf(_ text: ByteSpan) throws(HLSParseError) {
+        var value = text
+        if value.start < value.end && ASCII.isWhitespace(base[value.lowerBound]) {
+            // As for every other tag: white space after the colon is reported and skipped.
+            currentLine.isCanonical = false
+            try report(.whitespace, "white space after the colon of EXTINF")
+            while value.start < value.end && ASCII.isWhitespace(base[value.lowerBound]) { value.start += 1 }
+        }
         if pending.hasExtinf {
             try report(.orphan, "EXTINF without a URI line before the next EXTINF")
         }
