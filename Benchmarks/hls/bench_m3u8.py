@@ -3,7 +3,7 @@
 
     bench_m3u8.py FILE [ITERATIONS]
 
-Prints `parse`, `format` and `rewrite` in MB/s of input (10^6 bytes per second), best of three
+Prints `parse`, `format` and `rewrite` in MB/s of input (10^6 bytes per second), best of five
 rounds, like `sparsecache hls bench`. parse is m3u8.loads; format is dumps() of the parsed
 playlist; rewrite is what a proxy does with the package: loads, replace every segment, key, map,
 variant, I-frame variant and rendition URI by http://127.0.0.1:8080/proxy?url=<percent-encoded
@@ -44,7 +44,7 @@ def rewrite(text):
 
 def best(function, iterations):
     fastest = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         start = time.perf_counter()
         for _ in range(iterations):
             function()

@@ -29,6 +29,7 @@ import Testing
         ("white space in an attribute list", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1, CODECS=\"x\"\na.m3u8\n",
          .malformedTag, 2),
         ("trailing white space", "#EXTM3U\n#EXT-X-TARGETDURATION:4 \n", .whitespace, 2),
+        ("white space after the EXTINF colon", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF: 4,\na.ts\n", .whitespace, 3),
         ("daterange without ID", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-DATERANGE:START-DATE=\"2020-01-01T00:00:00Z\"\n",
          .attribute, 3),
         ("bad program date time", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PROGRAM-DATE-TIME:yesterday\n",
@@ -63,6 +64,13 @@ import Testing
                 try HLSPlaylist.parsed(text, options: HLSParserOptions(mode: mode))
             }
         }
+    }
+
+    @Test func whiteSpaceAfterAColonIsSkippedForEveryTag() throws {
+        let playlist = try HLSPlaylist.parsed("#EXTM3U\n#EXT-X-TARGETDURATION: 4\n#EXTINF: 4.5,\n#EXT-X-BYTERANGE: 10@0\na.ts\n")
+        #expect(playlist.targetDuration == 4)
+        #expect(playlist.segments.first?.duration.text == "4.5")
+        #expect(playlist.segments.first?.byteRange == HLSByteRange(length: 10, offset: 0))
     }
 
     @Test func aValidPlaylistPassesStrictMode() throws {

@@ -19,6 +19,9 @@ import Testing
          limits { $0.maximumSegments = 10 }, 24),
         ("list entries", "#EXTM3U\n" + String(repeating: "#EXT-X-STREAM-INF:BANDWIDTH=1\nv\n", count: 6),
          limits { $0.maximumEntriesPerList = 5 }, 12),
+        ("keys in force", "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n"
+            + (0..<5).map { "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\($0)\",KEYFORMAT=\"f\($0)\"\n" }.joined(),
+         limits { $0.maximumKeysInForce = 4 }, 8),
         ("variables", "#EXTM3U\n#EXT-X-VERSION:8\n" + (0..<6).map { "#EXT-X-DEFINE:NAME=\"v\($0)\",VALUE=\"x\"\n" }.joined(),
          limits { $0.maximumVariables = 5 }, 8),
     ]

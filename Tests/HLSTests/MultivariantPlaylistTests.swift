@@ -25,6 +25,15 @@ import Testing
         #expect(playlist.warnings.isEmpty)
     }
 
+    @Test func variantSummariesGiveBandwidthsWithoutDecoding() throws {
+        let playlist = try HLSPlaylist(parsing: try TestFiles.fixture("handwritten/master-alternatives.m3u8"))
+        let summaries = playlist.variantSummaries
+        #expect(summaries.filter { !$0.isIFrameOnly }.map(\.bandwidth) == playlist.variants.map(\.bandwidth))
+        #expect(summaries.filter(\.isIFrameOnly).map(\.index) == [0, 1])
+        let highest = try #require(summaries.filter { !$0.isIFrameOnly }.max { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) })
+        #expect(playlist.variants[highest.index].resolution?.height == 1080)
+    }
+
     @Test func quotedValuesMayHoldCommasEqualsAndHashes() throws {
         let playlist = try HLSPlaylist.parsed("""
             #EXTM3U

@@ -26,7 +26,16 @@ import Testing
         #expect(playlist.warnings.isEmpty)
     }
 
-    @Test(arguments: ["18446744073709551616", "99999999999999999999999", "-1", "1.5", "0x10", "", " 7x"])
+    @Test(arguments: [("0", 0), ("12345678", 12_345_678), ("000000001", 1), ("123456789012", 123_456_789_012),
+                      ("1234567890123456", 1_234_567_890_123_456), ("12345678901234567", 12_345_678_901_234_567),
+                      ("18446744073709551615", UInt64.max)] as [(String, UInt64)])
+    func integersOfEveryLengthParseExactly(_ example: (String, UInt64)) throws {
+        let playlist = try HLSPlaylist.parsed("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(example.0)\n")
+        #expect(playlist.mediaSequence == example.1)
+        #expect(playlist.warnings.isEmpty)
+    }
+
+    @Test(arguments: ["18446744073709551616", "1234567x", "12345678901234x6", "99999999999999999999999", "-1", "1.5", "0x10", "", " 7x"])
     func outOfRangeOrMalformedIntegersAreRejectedNotWrapped(_ value: String) throws {
         let playlist = try HLSPlaylist.parsed("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(value)\n")
         #expect(playlist.mediaSequence == 0)

@@ -8,6 +8,13 @@ enum NumberSyntax {
         let end = span.upperBound
         guard index < end else { return nil }
         var value: UInt64 = 0
+        // Eight digits at a time while they cannot overflow (16 digits fit in 64 bits).
+        while end - index >= 8 && index - span.lowerBound <= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            guard let eight = eightDigits(word) else { break }
+            value = value &* 100_000_000 &+ eight
+            index += 8
+        }
         while index < end {
             let digit = base[index] &- ASCII.zero
             guard digit < 10 else { return nil }
@@ -23,6 +30,20 @@ enum NumberSyntax {
             index += 1
         }
         return value
+    }
+
+    /// The value of eight ASCII digits loaded little-endian (first digit in the low byte), or
+    /// nil when one of the bytes is not a digit.
+    @inline(__always)
+    static func eightDigits(_ word: UInt64) -> UInt64? {
+        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let zeros: UInt64 = 0x3030_3030_3030_3030
+        // Every byte is 0x30...0x39: its high nibble is 3, and adding 6 does not carry into it.
+        guard word & highNibbles == zeros, (word &+ 0x0606_0606_0606_0606) & highNibbles == zeros else { return nil }
+        var value = word &- zeros
+        value = (value &* 10 &+ (value >> 8)) & 0x00FF_00FF_00FF_00FF
+        value = (value &* 100 &+ (value >> 16)) & 0x0000_FFFF_0000_FFFF
+        return (value &* 10_000 &+ (value >> 32)) & 0xFFFF_FFFF
     }
 
     /// What a `decimal-floating-point` (or, with a leading minus, `signed-decimal-floating-point`)
@@ -115,10 +136,12 @@ enum NumberSyntax {
 
     static func byteRange(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> ByteRangeSyntax {
         var at = span.lowerBound
-        while at < span.upperBound && base[at] != ASCII.at { at += 1 }
+        while at < span.upperBound && ASCII.isDigit(base[at]) { at += 1 }
         guard let length = decimalInteger(base, ByteSpan(span.lowerBound, at)) else { return .malformed }
         if at == span.upperBound { return .valid(length: length, offset: nil) }
-        guard let offset = decimalInteger(base, ByteSpan(at + 1, span.upperBound)) else { return .malformed }
+        guard base[at] == ASCII.at, let offset = decimalInteger(base, ByteSpan(at + 1, span.upperBound)) else {
+            return .malformed
+        }
         return .valid(length: length, offset: offset)
     }
 }

@@ -1,16 +1,10 @@
 /// Serialization: lossless (the bytes as parsed) and canonical (normalized).
 extension HLSPlaylist {
-    /// The playlist written back line by line from the parsed line table: byte for byte the
-    /// input, with every comment, unknown tag, spelling, quote and line ending.
+    /// The playlist written back losslessly: byte for byte the input, with every comment,
+    /// unknown tag, spelling, quote and line ending. The line table covers the input without
+    /// gaps, so this is one copy of the source bytes into a new buffer.
     public func formatted() -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        bytes.withUnsafeBufferPointer { source in
-            for line in storage.lines {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: source[line.lowerBound..<line.upperBound]))
-            }
-        }
-        return output
+        bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     /// The playlist normalized: no BOM, LF line endings, no blank lines, no white space around

@@ -19,9 +19,3 @@ struct AttributeRecord: Sendable {
         return ByteSpan(start: value.start + 1, end: isUnterminated ? value.end : value.end - 1)
     }
 }
-
-/// A tag with an attribute list: its line and its attributes in the shared pool.
-struct TagRecord: Sendable {
-    var line: Int32
-    var attributes: AttributeRange
-}

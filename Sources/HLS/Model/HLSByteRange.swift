@@ -5,6 +5,7 @@ public struct HLSByteRange: Hashable, Sendable, CustomStringConvertible {
     /// Offset of the first byte in the resource.
     public var offset: UInt64
 
+    /// `length` bytes from `offset`.
     public init(length: UInt64, offset: UInt64) {
         self.length = length
         self.offset = offset

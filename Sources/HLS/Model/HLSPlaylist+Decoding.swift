@@ -50,13 +50,6 @@ extension HLSPlaylist {
         return HLSDecimal(string(item.value, substituting: false))
     }
 
-    func byteRange(_ record: TagRecord) -> NumberSyntax.ByteRangeSyntax? {
-        guard let item = attribute(.byteRange, in: record) else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { NumberSyntax.byteRange($0, item.content) }
-        }
-    }
-
     func attributes(of record: TagRecord) -> [HLSAttribute] {
         record.attributes.indices.map { index in
             let item = storage.attributes[index]

@@ -10,6 +10,18 @@ extension HLSPlaylist {
         storage.variants.filter(\.isIFrame).map(variant)
     }
 
+    /// Index and bandwidths of every variant, without decoding any string: enough to pick the
+    /// lowest, highest or closest variant for prefetching, then read only that one.
+    public var variantSummaries: [HLSVariantSummary] {
+        var counts = (stream: 0, iFrame: 0)
+        return storage.variants.map { record in
+            let index = record.isIFrame ? counts.iFrame : counts.stream
+            if record.isIFrame { counts.iFrame += 1 } else { counts.stream += 1 }
+            return HLSVariantSummary(index: index, bandwidth: record.bandwidth,
+                                     averageBandwidth: record.averageBandwidth, isIFrameOnly: record.isIFrame)
+        }
+    }
+
     /// EXT-X-MEDIA renditions.
     public var renditions: [HLSRendition] {
         storage.renditions.map { record in

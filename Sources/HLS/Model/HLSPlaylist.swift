@@ -1,7 +1,7 @@
 /// A parsed HLS playlist: its bytes, kept as they came, and a model of what they say.
 ///
 /// Parsing records offsets into ``bytes`` rather than copying strings, so it is fast and lets
-/// ``formatted()`` give back the exact input and ``rewritten(baseURL:policy:)`` change only the
+/// ``formatted()`` give back the exact input and ``rewritten(base:policy:)`` change only the
 /// bytes of the URIs it rewrites. The model's strings are decoded when a property is read.
 ///
 /// ```swift

@@ -5,11 +5,3 @@ public enum HLSPlaylistKind: String, Hashable, Sendable {
     /// A media playlist: segments, and for low-latency HLS, parts and hints.
     case media
 }
-
-/// EXT-X-PLAYLIST-TYPE.
-public enum HLSPlaylistType: String, Hashable, Sendable {
-    /// Segments may be appended but never removed.
-    case event = "EVENT"
-    /// The playlist never changes.
-    case vod = "VOD"
-}

@@ -1,6 +1,6 @@
 /// A media segment and everything in force for it.
 public struct HLSSegment: Hashable, Sendable {
-    /// The URI line, variables substituted, not resolved (see ``HLSPlaylist/resolvedURI(_:)``).
+    /// The URI line, variables substituted, not resolved (``HLSBaseURL/resolve(_:)`` resolves it).
     public var uri: String
     /// EXTINF duration in seconds, as written.
     public var duration: HLSDecimal

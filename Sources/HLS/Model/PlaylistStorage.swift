@@ -27,7 +27,7 @@ struct PlaylistStorage: Sendable {
     var sessionKeys: [TagRecord] = []
     var contentSteering: TagRecord?
 
-    var variables: [VariableRecord] = []
+    var variables = VariableTable()
 
     var serverControl: TagRecord?
     var partInf: TagRecord?

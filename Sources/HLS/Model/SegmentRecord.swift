@@ -23,39 +23,3 @@ struct SegmentRecord: Sendable {
     var map: Int32
     var flags: Flags
 }
-
-/// EXT-X-MAP: the attributes and the resolved byte range.
-struct MapRecord: Sendable {
-    var tag: TagRecord
-    var byteRangeLength: UInt64
-    var byteRangeOffset: UInt64
-    var hasByteRange: Bool
-}
-
-/// EXT-X-PART: the attributes, the resolved byte range and the parent segment's index (equal to
-/// the segment count for the parts of the segment still being produced).
-struct PartRecord: Sendable {
-    var tag: TagRecord
-    var segment: Int32
-    var byteRangeLength: UInt64
-    var byteRangeOffset: UInt64
-    var hasByteRange: Bool
-}
-
-/// EXT-X-DATERANGE and the index of the segment it precedes.
-struct DateRangeRecord: Sendable {
-    var tag: TagRecord
-    var segment: Int32
-}
-
-/// EXT-X-STREAM-INF with its URI line, or EXT-X-I-FRAME-STREAM-INF with its URI attribute.
-struct VariantRecord: Sendable {
-    var tag: TagRecord
-    /// The URI line (STREAM-INF) or the URI attribute's content (I-FRAME-STREAM-INF).
-    var uri: ByteSpan
-    /// Index of the URI line, or -1 for an I-frame variant.
-    var uriLine: Int32
-    var bandwidth: UInt64?
-    var averageBandwidth: UInt64?
-    var isIFrame: Bool
-}

@@ -37,11 +37,14 @@ public struct HLSDiagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let playlist = Code(rawValue: "playlist")
     }
 
+    /// The rule broken.
     public var code: Code
+    /// What is wrong, for people.
     public var message: String
     /// 1-based line number.
     public var line: Int
 
+    /// A diagnostic for `line` (1-based).
     public init(code: Code, message: String, line: Int) {
         self.code = code
         self.message = message

@@ -2,6 +2,7 @@
 ///
 /// Errors compare by code, so callers match on ``Code`` rather than on the message.
 public struct HLSParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why parsing failed. Codes are stable strings.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -15,13 +16,16 @@ public struct HLSParseError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let ruleViolation = Code(rawValue: "rule-violation")
     }
 
+    /// Why parsing failed.
     public var code: Code
+    /// What is wrong, for people.
     public var message: String
     /// 1-based line number, or 0 when the error is about the input as a whole.
     public var line: Int
     /// For ``Code/ruleViolation``, the rule that was broken.
     public var diagnostic: HLSDiagnostic?
 
+    /// An error at `line` (1-based; 0 for the input as a whole).
     public init(code: Code, message: String, line: Int, diagnostic: HLSDiagnostic? = nil) {
         self.code = code
         self.message = message

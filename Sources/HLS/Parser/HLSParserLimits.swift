@@ -15,6 +15,8 @@ public struct HLSParserLimits: Hashable, Sendable {
     public var maximumSegments: Int = 2_000_000
     /// Most entries of any other list: parts, variants, renditions, keys, date ranges. Default 2,000,000.
     public var maximumEntriesPerList: Int = 2_000_000
+    /// Most EXT-X-KEY tags in force for one segment (one per KEYFORMAT). Default 32.
+    public var maximumKeysInForce: Int = 32
     /// Most EXT-X-DEFINE tags. Default 1,000.
     public var maximumVariables: Int = 1_000
     /// Most bytes that variable substitution may produce over the whole playlist, counting each
@@ -23,5 +25,6 @@ public struct HLSParserLimits: Hashable, Sendable {
     /// Most diagnostics kept; later ones are counted but dropped. Default 1,000.
     public var maximumDiagnostics: Int = 1_000
 
+    /// The default limits.
     public init() {}
 }

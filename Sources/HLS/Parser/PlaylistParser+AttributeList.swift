@@ -14,7 +14,7 @@ extension PlaylistParser {
             if storage.attributes.count - poolStart >= maximum {
                 throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
-            let nameID = AttributeName.table.lookup(base, entry.name, readableEnd: count)?.rawValue ?? AttributeRecord.unknownName
+            let nameID = attributeTable.lookup(base, entry.name, readableEnd: count)?.rawValue ?? AttributeRecord.unknownName
             if nameID == AttributeRecord.unknownName {
                 if !Self.isAttributeName(base, entry.name) {
                     nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"

@@ -101,7 +101,7 @@ extension PlaylistParser {
     }
 
     mutating func commitVariant(uri: ByteSpan) throws(HLSParseError) {
-        if storage.variables.count > 0 {
+        if !storage.variables.isEmpty {
             try checkVariableReferences(in: uri)
         }
         guard let (pendingRecord, tagLine) = pendingVariant else { return }

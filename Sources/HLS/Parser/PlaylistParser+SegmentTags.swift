@@ -1,7 +1,14 @@
 /// Media segment tags (RFC 8216 section 4.3.2): they describe the next URI line, or (KEY, MAP,
 /// BITRATE) every segment until they are replaced.
 extension PlaylistParser {
-    mutating func parseExtinf(_ value: ByteSpan) throws(HLSParseError) {
+    mutating func parseExtinf(_ text: ByteSpan) throws(HLSParseError) {
+        var value = text
+        if value.start < value.end && ASCII.isWhitespace(base[value.lowerBound]) {
+            // As for every other tag: white space after the colon is reported and skipped.
+            currentLine.isCanonical = false
+            try report(.whitespace, "white space after the colon of EXTINF")
+            while value.start < value.end && ASCII.isWhitespace(base[value.lowerBound]) { value.start += 1 }
+        }
         if pending.hasExtinf {
             try report(.orphan, "EXTINF without a URI line before the next EXTINF")
         }
@@ -40,7 +47,6 @@ extension PlaylistParser {
         pending.title = ByteSpan(comma < value.upperBound ? comma + 1 : value.upperBound, value.upperBound)
         pending.hasExtinf = true
         pending.extinfLine = Int32(line)
-        pending.hasTags = true
     }
 
     private func containsDot(_ span: ByteSpan) -> Bool {
@@ -56,8 +62,7 @@ extension PlaylistParser {
     }
 
     mutating func parseByteRange(_ value: ByteSpan) throws(HLSParseError) {
-        pending.hasTags = true
-        try reportVersion(4, "EXT-X-BYTERANGE")
+        if declaredVersion < 4 { try reportVersion(4, "EXT-X-BYTERANGE") }
         switch NumberSyntax.byteRange(base, value) {
         case .valid(let length, let offset):
             pending.hasByteRange = true
@@ -71,7 +76,6 @@ extension PlaylistParser {
     }
 
     mutating func parseProgramDateTime(_ value: ByteSpan) throws(HLSParseError) {
-        pending.hasTags = true
         if !DateTimeSyntax.isDateTime(base, value) {
             try report(.malformedTag, "EXT-X-PROGRAM-DATE-TIME is not an ISO 8601 date-time")
         }
@@ -104,6 +108,9 @@ extension PlaylistParser {
         }
         currentKeys.removeAll { replaced.contains($0) }
         currentLine.item = Int32(storage.keys.count)
+        if currentKeys.count >= limits.maximumKeysInForce {
+            throw limitExceeded("more than \(limits.maximumKeysInForce) keys in force")
+        }
         currentKeys.append(Int32(storage.keys.count))
         storage.keys.append(record)
     }

@@ -28,13 +28,18 @@ struct PlaylistParser {
     /// EXT-X-VERSION, 1 until declared.
     var declaredVersion: UInt64 = 1
     var substitutionBytes = 0
-    var droppedDiagnostics = 0
     var seenSingletons: UInt64 = 0
     var reportedHeaderMisplacement = false
     var reportedBareCR = false
     var firstMediaTagLine = 0
     var firstMultivariantTagLine = 0
     var sawTargetDurationOrExtinf = false
+
+    /// Read once: a static is behind a lazy-initialization check on every access.
+    private let extinfWord = Self.extinfPrefix
+    private let byteRangeWords = Self.byteRangePrefix
+    private let tagTable = TagName.table
+    let attributeTable = AttributeName.table
 
     init(base: UnsafePointer<UInt8>, count: Int, options: HLSParserOptions) {
         self.base = base
@@ -57,8 +62,6 @@ struct PlaylistParser {
         }
         if storage.diagnostics.count < limits.maximumDiagnostics {
             storage.diagnostics.append(diagnostic)
-        } else {
-            droppedDiagnostics += 1
         }
     }
 
@@ -178,7 +181,7 @@ struct PlaylistParser {
         }
         // "#EXTINF:" is by far the most common line; compare it as one word before any lookup.
         if last - first >= 8,
-           UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == Self.extinfPrefix {
+           UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == extinfWord {
             markTag(.extinf)
             if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .extinf) }
             try parseExtinf(ByteSpan(first + 8, last))
@@ -186,8 +189,8 @@ struct PlaylistParser {
         }
         // "#EXT-X-BYTERANGE:" comes with every segment of a byte-range playlist.
         if last - first >= 18, base[first + 16] == ASCII.colon, !ASCII.isWhitespace(base[first + 17]),
-           UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == Self.byteRangePrefix.0,
-           UnsafeRawPointer(base + first + 8).loadUnaligned(as: UInt64.self) == Self.byteRangePrefix.1 {
+           UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self) == byteRangeWords.0,
+           UnsafeRawPointer(base + first + 8).loadUnaligned(as: UInt64.self) == byteRangeWords.1 {
             markTag(.byteRange)
             if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .byteRange) }
             try parseByteRange(ByteSpan(first + 17, last))
@@ -199,7 +202,7 @@ struct PlaylistParser {
         }
         var colon = first + 1
         while colon < last && base[colon] != ASCII.colon { colon += 1 }
-        guard let tag = TagName.table.lookup(base, ByteSpan(first + 1, colon), readableEnd: count) else {
+        guard let tag = tagTable.lookup(base, ByteSpan(first + 1, colon), readableEnd: count) else {
             currentLine.kind = .unknownTag
             return
         }
@@ -284,8 +287,8 @@ struct PlaylistParser {
         case .extinf: try parseExtinf(value)
         case .version: try parseVersion(value)
         case .byteRange: try parseByteRange(value)
-        case .discontinuity: pending.discontinuity = true; pending.hasTags = true
-        case .gap: pending.gap = true; pending.hasTags = true
+        case .discontinuity: pending.discontinuity = true
+        case .gap: pending.gap = true
         case .programDateTime: try parseProgramDateTime(value)
         case .bitrate: try parseBitrate(value)
         case .key: try parseKey(value)
@@ -342,7 +345,6 @@ struct PendingSegment {
     var byteRangeLine: Int32 = 0
     var extinfLine: Int32 = 0
     var hasExtinf = false
-    var hasTags = false
     var hasByteRange = false
     var hasByteRangeOffset = false
     var discontinuity = false

@@ -1,6 +1,7 @@
 /// The policies a caching proxy needs, in one value: route URIs through the proxy, keep only
 /// the first segments on it (head-only caching), drop or lock variants, override BANDWIDTH.
 public struct HLSProxyRewritePolicy: HLSRewritePolicy, Sendable {
+    /// Where proxied URIs point.
     public var endpoint: HLSProxyEndpoint
     /// When set, segments from this index on (and their parts and hints) keep their absolute
     /// origin URI; keys, maps and playlists still go through the proxy.
@@ -13,6 +14,7 @@ public struct HLSProxyRewritePolicy: HLSRewritePolicy, Sendable {
     /// When set, a non-nil result replaces the variant's BANDWIDTH.
     public var bandwidthOverride: (@Sendable (HLSVariantSummary) -> UInt64?)?
 
+    /// A policy routing every URI through `endpoint`, with the optional rules below.
     public init(endpoint: HLSProxyEndpoint, headSegmentCount: Int? = nil, maximumBandwidth: UInt64? = nil,
                 keepVariant: (@Sendable (HLSVariantSummary) -> Bool)? = nil,
                 bandwidthOverride: (@Sendable (HLSVariantSummary) -> UInt64?)? = nil) {
@@ -23,6 +25,7 @@ public struct HLSProxyRewritePolicy: HLSRewritePolicy, Sendable {
         self.bandwidthOverride = bandwidthOverride
     }
 
+    /// `.proxy(endpoint)`, or `.origin` for segments (and their parts) past the head.
     public func route(for reference: HLSURIReference) -> HLSURIRoute {
         if let headSegmentCount, let segment = reference.segmentIndex, segment >= headSegmentCount {
             return .origin
@@ -30,6 +33,8 @@ public struct HLSProxyRewritePolicy: HLSRewritePolicy, Sendable {
         return .proxy(endpoint)
     }
 
+    /// Drops variants above the maximum bandwidth or rejected by `keepVariant`, then applies
+    /// `bandwidthOverride`.
     public func decision(for variant: HLSVariantSummary) -> HLSVariantDecision {
         if let maximumBandwidth, let bandwidth = variant.bandwidth, bandwidth > maximumBandwidth {
             return .drop

@@ -108,25 +108,14 @@ struct PlaylistRewriter: ~Copyable {
     /// Asks the policy about every variant; a policy that would drop every EXT-X-STREAM-INF
     /// variant keeps the one with the lowest BANDWIDTH instead, so the result stays playable.
     private func variantDecisions() -> ([HLSVariantDecision], [Int]) {
-        var counts = (stream: 0, iFrame: 0)
-        var decisions: [HLSVariantDecision] = []
-        var indices: [Int] = []
-        decisions.reserveCapacity(storage.variants.count)
-        indices.reserveCapacity(storage.variants.count)
-        for record in storage.variants {
-            let index = record.isIFrame ? counts.iFrame : counts.stream
-            indices.append(index)
-            if record.isIFrame { counts.iFrame += 1 } else { counts.stream += 1 }
-            decisions.append(policy.decision(for: HLSVariantSummary(index: index, bandwidth: record.bandwidth,
-                                                                    averageBandwidth: record.averageBandwidth,
-                                                                    isIFrameOnly: record.isIFrame)))
-        }
+        let summaries = playlist.variantSummaries
+        var decisions = summaries.map { policy.decision(for: $0) }
         let streams = storage.variants.indices.filter { !storage.variants[$0].isIFrame }
         if !streams.isEmpty, streams.allSatisfy({ decisions[$0] == .drop }),
            let lowest = streams.min(by: { (storage.variants[$0].bandwidth ?? 0) < (storage.variants[$1].bandwidth ?? 0) }) {
             decisions[lowest] = .keep
         }
-        return (decisions, indices)
+        return (decisions, summaries.map(\.index))
     }
 
     // MARK: - Lines
@@ -185,7 +174,11 @@ struct PlaylistRewriter: ~Copyable {
         case .part:
             let segment = Int(storage.parts[item].segment)
             return (storage.parts[item].tag, .part, item, segment)
-        case .preloadHint: return (storage.preloadHints[item], .preloadHint, item, storage.segments.count)
+        case .preloadHint:
+            // A hinted part belongs to the segment being produced; a hinted map to no segment.
+            let record = storage.preloadHints[item]
+            let isMap = playlist.enumerated(record, .type) == "MAP"
+            return (record, .preloadHint, item, isMap ? nil : storage.segments.count)
         case .renditionReport: return (storage.renditionReports[item], .renditionReport, item, nil)
         case .media: return (storage.renditions[item], .rendition, item, nil)
         case .sessionKey: return (storage.sessionKeys[item], .sessionKey, item, nil)

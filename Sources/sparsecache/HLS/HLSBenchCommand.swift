@@ -7,7 +7,7 @@ struct HLSBenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Parse, format and rewrite a playlist N times in-process and print MB/s for each.",
         discussion: """
-            MB/s is input megabytes (10^6 bytes) per second, from the best of three timed rounds. glibc returns \
+            MB/s is input megabytes (10^6 bytes) per second, from the best of five timed rounds. glibc returns \
             large freed blocks to the kernel, so each iteration may pay page faults for memory the previous one \
             freed; scripts/bench-hls.sh sets MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ to keep it, as a \
             warmed-up long-running process's heap does.
@@ -56,11 +56,11 @@ struct HLSBenchCommand: ParsableCommand {
         if sink == -1 { writeToStandardOutput("\n") }
     }
 
-    /// Best throughput of three rounds of `iterations` runs, in MB/s of input.
+    /// Best throughput of five rounds of `iterations` runs, in MB/s of input.
     private func measure(_ inputBytes: Int, _ body: () -> Void) -> Double {
         let clock = ContinuousClock()
         var best = Duration.seconds(Int64.max)
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let elapsed = clock.measure {
                 for _ in 0..<iterations { body() }
             }
