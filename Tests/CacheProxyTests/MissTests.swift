@@ -118,4 +118,21 @@ struct MissTests {
             #expect(file.metadata.contentType == "video/mp2t")
         }
     }
+
+    @Test("A store without room streams the rest from the origin: a full cache never breaks a response")
+    func storeFullPassesThrough() async throws {
+        let big = TestBytes(seed: 13).bytes(0, 3_000_000)
+        try await ProxyHarness.run(storeSize: 1 << 20) { harness in
+            harness.origin.set("/big.ts", .init(big))
+            for _ in 0..<2 {
+                let response = try await harness.get("/big.ts")
+                #expect(response.status == 200)
+                #expect(response.body == big)
+                let ranged = try await harness.get("/big.ts", headers: [("Range", "bytes=2000000-")])
+                #expect(ranged.body == Array(big[2_000_000...]))
+            }
+            #expect(harness.store.totalBytes <= 1 << 20)
+            #expect(harness.proxy.status?.traffic.brokenResponses == 0)
+        }
+    }
 }

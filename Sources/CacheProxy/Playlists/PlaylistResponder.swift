@@ -132,7 +132,7 @@ extension UpstreamError {
         switch code {
         case .unreachable, .truncated: true
         case .status(let status): status >= 500
-        case .invalidResponse, .tooLarge: false
+        case .invalidResponse, .tooLarge, .storeFull: false
         }
     }
 }

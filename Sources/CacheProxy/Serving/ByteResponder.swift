@@ -84,15 +84,21 @@ struct ByteResponder {
     }
 
     /// Waits until byte `offset` is cached; turns a failed fetch of our own into its error, and
-    /// retries once when someone else's failed. Returns when the byte is there or lies past the
-    /// end of the resource.
+    /// retries once when someone else's failed. Returns when the byte is there, lies past the
+    /// end of the resource, or cannot be stored for lack of room (the response then streams
+    /// from the origin).
     private func awaitFirstByte(at offset: UInt64, reader: EntryReader, session: FetchSession) async throws {
         for attempt in 0..<2 {
             do {
                 _ = try await reader.waitForBytes(at: offset)
                 return
-            } catch let error as CacheStoreError where [.notCached, .fillFailed, .entryReplaced].contains(error.code) {
-                if let failure = await session.ownFailure(at: offset) { throw ProxyFailure(failure) }
+            } catch let error as CacheStoreError where EntryStreamer.recoverable.contains(error.code) {
+                if let failure = await session.ownFailure(at: offset) {
+                    // With no room in the store the response streams from the origin directly;
+                    // the failed fetch has told the length.
+                    guard failure.code == .storeFull, reader.file != nil else { throw ProxyFailure(failure) }
+                    return
+                }
                 if let length = reader.file?.contentLength, offset >= length { return }
                 guard attempt == 0 else { throw ProxyFailure(status: 502, "the origin did not deliver byte \(offset)") }
                 if let range = ByteRange(from: offset, to: UInt64.max) {

@@ -11,8 +11,9 @@ struct EntryStreamer {
     let session: FetchSession
     let writer: ResponseWriter
 
-    /// The retryable ways a wait for bytes ends without them.
-    private static let retryable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced]
+    /// The ways a wait for bytes ends without them that the response can recover from: the
+    /// fetch it followed failed, ended short, was replaced, or found no room in the store.
+    static let recoverable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced, .storeFull]
 
     /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
@@ -39,9 +40,13 @@ struct EntryStreamer {
             if available == 0 {
                 do {
                     available = try await reader.waitForBytes(at: position)
-                } catch let error as CacheStoreError where Self.retryable.contains(error.code) {
+                } catch let error as CacheStoreError where Self.recoverable.contains(error.code) {
                     if end == nil, let length = reader.file?.contentLength, position >= length { return }
-                    if let failure = await session.ownFailure(at: position) { throw ProxyFailure(failure) }
+                    if let failure = await session.ownFailure(at: position) {
+                        guard failure.code == .storeFull else { throw ProxyFailure(failure) }
+                        try await passThrough(from: position, to: end, lane: lane)
+                        return
+                    }
                     // Someone else's fetch failed, or ended short: fetch the rest ourselves.
                     retries += 1
                     guard retries <= 2, let rest = ByteRange(from: position, to: end ?? UInt64.max) else {
@@ -62,6 +67,21 @@ struct EntryStreamer {
             context.counters.recordServed(UInt64(count))
             position += UInt64(count)
             retries = 0
+        }
+    }
+
+    /// The store has no room: the rest comes straight from the origin, sent and not stored, so
+    /// a full cache slows nothing down and breaks no response.
+    private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
+        context.logger.debug("cache full: passing the rest through", metadata: ["url": "\(session.origin)", "from": "\(position)"])
+        do {
+            try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
+                                              lane: lane) { chunk in
+                context.counters.recordServed(UInt64(chunk.readableBytes))
+                try await writer.sendBody(chunk)
+            }
+        } catch let error as UpstreamError {
+            throw ProxyFailure(error)
         }
     }
 }

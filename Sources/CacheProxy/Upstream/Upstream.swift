@@ -93,6 +93,9 @@ final class Upstream: Sendable {
         } catch let error as UpstreamError {
             fill.fail(error)
             return error
+        } catch let error as CacheStoreError where error.code == .storeFull {
+            fill.fail(error)
+            return UpstreamError(.storeFull, error.message)
         } catch is CancellationError {
             fill.fail(CancellationError())
             return UpstreamError(.truncated, "the fetch was cancelled")
@@ -173,6 +176,51 @@ final class Upstream: Sendable {
             }
             counters.recordFetched(UInt64(body.count))
             return (head, body, response.url?.absoluteString ?? origin.string)
+        }
+    }
+
+    /// Streams bytes `start..<end` (to the end when `end` is nil) of `origin` to `consume`
+    /// without storing them: the way out when the store has no room.
+    ///
+    /// - Parameter entityTag: the ETag of the bytes sent so far; a response with another one is
+    ///   refused rather than mixed in.
+    func stream(
+        _ origin: OriginURL, from start: UInt64, to end: UInt64?, entityTag: String?, lane: UpstreamLane.Kind,
+        into consume: (ByteBuffer) async throws -> Void
+    ) async throws {
+        try await self.lane(lane).run {
+            let rangeHeader = end.map { "bytes=\(start)-\($0 - 1)" } ?? "bytes=\(start)-"
+            let response = try await send(origin, range: rangeHeader, lane: lane)
+            let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+            var position: UInt64
+            switch head.status {
+            case 206:
+                guard let range = head.contentRange?.range, range.lowerBound <= start, range.upperBound >= start else {
+                    throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
+                }
+                position = range.lowerBound
+            case 200:
+                position = 0
+            default:
+                throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+            }
+            if let entityTag, let other = head.metadata.entityTag, other != entityTag {
+                throw UpstreamError(.invalidResponse, "\(origin): the resource changed while it was served")
+            }
+            for try await var chunk in response.body {
+                let chunkStart = position
+                position += UInt64(chunk.readableBytes)
+                if chunkStart < start { chunk.moveReaderIndex(forwardBy: Int(min(start - chunkStart, UInt64(chunk.readableBytes)))) }
+                if let end, position > end { chunk.moveWriterIndex(to: chunk.writerIndex - Int(min(position - end, UInt64(chunk.readableBytes)))) }
+                if chunk.readableBytes > 0 {
+                    counters.recordFetched(UInt64(chunk.readableBytes))
+                    try await consume(chunk)
+                }
+                if let end, position >= end { return }
+            }
+            if let end, position < end {
+                throw UpstreamError(.truncated, "\(origin): the body ended at \(position) of \(end)")
+            }
         }
     }
 }

@@ -11,6 +11,8 @@ struct UpstreamError: Error, Sendable, CustomStringConvertible {
         case truncated
         /// A playlist larger than the configured limit.
         case tooLarge
+        /// The store had no room for the bytes (everything left is pinned or being filled).
+        case storeFull
     }
 
     var code: Code
