@@ -87,9 +87,7 @@ struct ClientFaultTests {
     @Test("A client disconnecting mid-body leaves the proxy and the fetch intact")
     func disconnectMidBody() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.chunkDelay = .milliseconds(20)
-            faults.chunkSize = 200_000
+            let faults = TestOrigin.Faults(chunkDelay: .milliseconds(20), chunkSize: 200_000)
             harness.origin.set("/big.ts", .init(Self.body, faults: faults))
             do {
                 let connection = try RawConnection(port: harness.port)

@@ -6,8 +6,7 @@ struct LaneTests {
     @Test("Playlists, init segments, keys and probes never wait behind a saturated segment lane")
     func expressDoesNotWait() async throws {
         try await ProxyHarness.run(configure: { $0.segmentConcurrency = 1 }) { harness in
-            var slow = TestOrigin.Faults()
-            slow.headDelay = .seconds(4)
+            let slow = TestOrigin.Faults(headDelay: .seconds(4))
             let segment = TestBytes(seed: 5).bytes(0, 100_000)
             harness.origin.set("/s1.ts", .init(segment, faults: slow))
             harness.origin.set("/s2.ts", .init(segment, faults: slow))
@@ -55,8 +54,7 @@ struct LaneTests {
     @Test("The segment lane runs at most its capacity at once")
     func segmentCap() async throws {
         try await ProxyHarness.run(configure: { $0.segmentConcurrency = 2 }) { harness in
-            var slow = TestOrigin.Faults()
-            slow.headDelay = .milliseconds(400)
+            let slow = TestOrigin.Faults(headDelay: .milliseconds(400))
             for index in 0..<6 { harness.origin.set("/s\(index).ts", .init(TestBytes(seed: UInt64(index)).bytes(0, 50_000), faults: slow)) }
             let clock = ContinuousClock()
             let start = clock.now

@@ -11,9 +11,7 @@ struct MissTests {
     @Test("Concurrent requests for the same missing bytes make exactly one upstream fetch")
     func coalescing() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.chunkDelay = .milliseconds(20)
-            faults.chunkSize = 100_000
+            let faults = TestOrigin.Faults(chunkDelay: .milliseconds(20), chunkSize: 100_000)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             // The first request claims the bytes; the others follow its fill.
             try await withThrowingTaskGroup { group in
@@ -49,8 +47,7 @@ struct MissTests {
     @Test("An origin that answers Range with 200 is handled: skip to the offset, cache what passes")
     func originIgnoresRange() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.ignoresRange = true
+            let faults = TestOrigin.Faults(ignoresRange: true)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let tail = try await harness.get("/seg.ts", headers: [("Range", "bytes=900000-")])
             #expect(tail.status == 206)
@@ -67,9 +64,7 @@ struct MissTests {
     @Test("A chunked origin body of unknown length is streamed and cached")
     func chunkedUnknownLength() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.chunked = true
-            faults.ignoresRange = true
+            let faults = TestOrigin.Faults(ignoresRange: true, chunked: true)
             harness.origin.set("/live.ts", .init(Self.body, faults: faults))
             let first = try await harness.get("/live.ts")
             #expect(first.status == 200)
@@ -85,9 +80,7 @@ struct MissTests {
     @Test("The first bytes of a slow miss reach the client before the origin has finished")
     func streamsWhileDownloading() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.chunkDelay = .milliseconds(100)
-            faults.chunkSize = 50_000
+            let faults = TestOrigin.Faults(chunkDelay: .milliseconds(100), chunkSize: 50_000)
             harness.origin.set("/slow.ts", .init(Self.body, faults: faults))
             let clock = ContinuousClock()
             let start = clock.now

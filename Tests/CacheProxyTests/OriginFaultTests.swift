@@ -11,9 +11,7 @@ struct OriginFaultTests {
     @Test("An origin dropping mid-body gives a broken response, never a short complete one, and keeps what arrived")
     func dropMidBody() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.dropAfter = 200_000
-            faults.chunkSize = 50_000
+            let faults = TestOrigin.Faults(dropAfter: 200_000, chunkSize: 50_000)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             await #expect(throws: (any Error).self) {
                 _ = try await harness.get("/seg.ts")
@@ -38,8 +36,7 @@ struct OriginFaultTests {
     @Test("An origin dropping before any byte gives a 502 error response")
     func dropBeforeBody() async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.dropAfter = 0
+            let faults = TestOrigin.Faults(dropAfter: 0)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let response = try await harness.get("/seg.ts")
             #expect(response.status == 502)
@@ -49,8 +46,7 @@ struct OriginFaultTests {
     @Test("5xx from the origin becomes 502; 404 is passed on; neither is cached", arguments: [(503, 502), (500, 502), (404, 404), (403, 403)])
     func originStatus(originStatus: Int, expected: Int) async throws {
         try await ProxyHarness.run { harness in
-            var faults = TestOrigin.Faults()
-            faults.status = originStatus
+            let faults = TestOrigin.Faults(status: originStatus)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let response = try await harness.get("/seg.ts", headers: [("Range", "bytes=0-99")])
             #expect(response.status == expected)
@@ -69,8 +65,7 @@ struct OriginFaultTests {
     @Test("An origin slower than the response-head timeout gives 502 quickly, not a hang")
     func slowHead() async throws {
         try await ProxyHarness.run(configure: { $0.timeouts.originResponseHead = .milliseconds(300) }) { harness in
-            var faults = TestOrigin.Faults()
-            faults.headDelay = .seconds(3)
+            let faults = TestOrigin.Faults(headDelay: .seconds(3))
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let clock = ContinuousClock()
             let start = clock.now
@@ -83,9 +78,7 @@ struct OriginFaultTests {
     @Test("An origin that stalls mid-body is cut by the read timeout and the response is broken")
     func stalledBody() async throws {
         try await ProxyHarness.run(configure: { $0.timeouts.originRead = .milliseconds(300) }) { harness in
-            var faults = TestOrigin.Faults()
-            faults.chunkDelay = .seconds(5)
-            faults.chunkSize = 100_000
+            let faults = TestOrigin.Faults(chunkDelay: .seconds(5), chunkSize: 100_000)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             await #expect(throws: (any Error).self) {
                 _ = try await harness.get("/seg.ts")
