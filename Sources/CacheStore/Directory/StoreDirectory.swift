@@ -79,7 +79,10 @@ struct StoreDirectory: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var done = 0
         while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(descriptor, base + done, buffer.count - done, off_t(done))
+            }
             if got < 0 && errno == EINTR { continue }
             if got <= 0 { return nil }
             done += got
@@ -96,7 +99,10 @@ struct StoreDirectory: Sendable {
         }
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(descriptor, base + done, buffer.count - done)
+            }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 let error = errno
