@@ -53,6 +53,8 @@ case "${1:-smoke}" in
     list) targets ;;
     smoke)
         seconds=${2:-5}
+        # One product at a time: a plain build would also link the CLI, whose main clashes
+        # with libFuzzer's.
         for name in $(targets); do build --product "$name"; done
         for name in $(targets); do run_target "$name" "$seconds"; done
         ;;

@@ -22,6 +22,7 @@ struct SparseCacheCommand: AsyncParsableCommand {
             PinCommand.self,
             UnpinCommand.self,
             ClearCommand.self,
+            HLSCommand.self,
         ]
     )
 }

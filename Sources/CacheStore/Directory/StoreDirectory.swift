@@ -37,7 +37,14 @@ struct StoreDirectory: Sendable {
         guard descriptor >= 0 else {
             throw CacheStoreError(.ioFailure, "\(lockPath): cannot open (\(String(cString: strerror(errno))))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        // A busy lock is retried briefly: a process that forks holds a copy of every descriptor
+        // until its child calls exec, so a just-released lock can look taken for an instant.
+        var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<19 where !locked && errno == EWOULDBLOCK {
+            usleep(5000)
+            locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
             var holder = [UInt8](repeating: 0, count: 32)
             let got = pread(descriptor, &holder, holder.count, 0)
             close(descriptor)

@@ -1,0 +1,11 @@
+/// EXT-X-STREAM-INF with its URI line, or EXT-X-I-FRAME-STREAM-INF with its URI attribute.
+struct VariantRecord: Sendable {
+    var tag: TagRecord
+    /// The URI line (STREAM-INF) or the URI attribute's content (I-FRAME-STREAM-INF).
+    var uri: ByteSpan
+    /// Index of the URI line, or -1 for an I-frame variant.
+    var uriLine: Int32
+    var bandwidth: UInt64?
+    var averageBandwidth: UInt64?
+    var isIFrame: Bool
+}

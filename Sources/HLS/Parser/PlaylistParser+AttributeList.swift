@@ -1,0 +1,150 @@
+/// Attribute lists (RFC 8216 section 4.2): `NAME=VALUE` pairs separated by commas, where a
+/// quoted-string value may itself hold commas and `=`.
+extension PlaylistParser {
+    /// Parses the attribute list in `span` into the shared pool and returns the tag's record.
+    /// Recovers from stray white space, empty entries, missing `=` and unterminated quotes,
+    /// reporting each; the pairs it could read are kept in order.
+    mutating func parseAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
+        let poolStart = storage.attributes.count
+        let maximum = limits.maximumAttributesPerTag
+        var nameProblem: String?
+        var seen: UInt128 = 0
+        var scanner = AttributeListScanner.Iterator(base, span)
+        while let entry = scanner.next() {
+            if storage.attributes.count - poolStart >= maximum {
+                throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
+            }
+            let nameID = attributeTable.lookup(base, entry.name, readableEnd: count)?.rawValue ?? AttributeRecord.unknownName
+            if nameID == AttributeRecord.unknownName {
+                if !Self.isAttributeName(base, entry.name) {
+                    nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
+                }
+            } else {
+                let bit: UInt128 = 1 << UInt128(nameID)
+                if seen & bit != 0 {
+                    nameProblem = nameProblem ?? "attribute \(AttributeName(rawValue: nameID)?.text ?? "") appears twice"
+                }
+                seen |= bit
+            }
+            storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, nameID: nameID,
+                                                      isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
+        }
+        if scanner.problem != nil { currentLine.isCanonical = false }
+        if let problem = scanner.problem ?? nameProblem {
+            try report(.malformedTag, "\(tag.text): \(problem)")
+        }
+        let record = TagRecord(line: Int32(lineIndex),
+                               attributes: AttributeRange(start: Int32(poolStart),
+                                                          count: Int32(storage.attributes.count - poolStart)))
+        if !storage.variables.isEmpty {
+            try checkVariableReferences(in: record)
+        }
+        return record
+    }
+
+    private static func isAttributeName(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> Bool {
+        for index in span.lowerBound..<span.upperBound where !ASCII.isAttributeNameByte(base[index]) {
+            return false
+        }
+        return true
+    }
+
+    /// The first attribute of `record` with the given name.
+    func attribute(_ name: AttributeName, in record: TagRecord) -> AttributeRecord? {
+        for index in record.attributes.indices where storage.attributes[index].nameID == name.rawValue {
+            return storage.attributes[index]
+        }
+        return nil
+    }
+
+    /// The content of a quoted-string attribute the tag requires; reports it when it is missing
+    /// or not quoted.
+    @discardableResult
+    mutating func requiredQuoted(_ name: AttributeName, in record: TagRecord, tag: TagName)
+        throws(HLSParseError) -> ByteSpan? {
+        guard let item = attribute(name, in: record) else {
+            try report(.attribute, "\(tag.text) needs a \(name.text) attribute")
+            return nil
+        }
+        return try quotedString(item, tag: tag)
+    }
+
+    /// Checks the decimal-integer attributes among `names` that the tag has.
+    mutating func checkIntegers(_ names: [AttributeName], in record: TagRecord, tag: TagName) throws(HLSParseError) {
+        for name in names {
+            if let number = attribute(name, in: record) { _ = try integerValue(number, tag: tag) }
+        }
+    }
+
+    /// Checks an attribute's value type and reports a mismatch. Returns the content span when the
+    /// value has the expected form.
+    mutating func quotedString(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> ByteSpan {
+        if !attribute.isQuoted {
+            try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a quoted string")
+        }
+        return attribute.content
+    }
+
+    mutating func enumeratedString(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> ByteSpan {
+        if attribute.isQuoted {
+            try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must not be quoted")
+        }
+        return attribute.content
+    }
+
+    mutating func integerValue(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> UInt64? {
+        if !attribute.isQuoted, let value = NumberSyntax.decimalInteger(base, attribute.value) {
+            return value
+        }
+        try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a decimal integer below 2^64")
+        return nil
+    }
+
+    mutating func decimalValue(_ attribute: AttributeRecord, tag: TagName, signed: Bool = false)
+        throws(HLSParseError) -> ByteSpan? {
+        if !attribute.isQuoted, NumberSyntax.isDecimal(base, attribute.value, allowSign: signed) {
+            return attribute.value
+        }
+        try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a\(signed ? " signed" : "") decimal number")
+        return nil
+    }
+
+    mutating func yesNo(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> Bool {
+        let span = attribute.value
+        if !attribute.isQuoted && span.count == 3 && base[span.lowerBound] == 0x59 && base[span.lowerBound + 1] == 0x45
+            && base[span.lowerBound + 2] == 0x53 {
+            return true
+        }
+        if !attribute.isQuoted && span.count == 2 && base[span.lowerBound] == 0x4E && base[span.lowerBound + 1] == 0x4F {
+            return false
+        }
+        try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be YES or NO")
+        return false
+    }
+
+    func attributeText(_ attribute: AttributeRecord) -> String {
+        text(attribute.name)
+    }
+
+    /// Decodes bytes for a message (invalid UTF-8 is replaced, which is fine for diagnostics).
+    func text(_ span: ByteSpan) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + span.lowerBound, count: max(0, span.count)), as: UTF8.self)
+    }
+
+    func bytesEqual(_ span: ByteSpan, _ literal: StaticString) -> Bool {
+        guard span.count == literal.utf8CodeUnitCount else { return false }
+        let pointer = literal.utf8Start
+        for offset in 0..<span.count where base[span.lowerBound + offset] != pointer[offset] {
+            return false
+        }
+        return true
+    }
+
+    func bytesEqual(_ lhs: ByteSpan, _ rhs: ByteSpan) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for offset in 0..<lhs.count where base[lhs.lowerBound + offset] != base[rhs.lowerBound + offset] {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,13 @@
+/// Decides, during ``HLSPlaylist/rewritten(base:policy:)``, where each URI points and which
+/// variants stay. The rewriter calls it once per URI and once per variant, in playlist order.
+public protocol HLSRewritePolicy {
+    /// Where `reference` should point in the rewritten playlist.
+    func route(for reference: HLSURIReference) -> HLSURIRoute
+    /// Whether a variant stays, and with which BANDWIDTH. The default keeps every variant as is.
+    func decision(for variant: HLSVariantSummary) -> HLSVariantDecision
+}
+
+extension HLSRewritePolicy {
+    /// Keeps every variant as it is.
+    public func decision(for variant: HLSVariantSummary) -> HLSVariantDecision { .keep }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HLS
+import Testing
+
+/// The `sparsecache hls` contract, run against the built executable (`swift build` puts it in
+/// `.build/debug`); skipped when it has not been built.
+@Suite struct CommandLineTests {
+    static let executable = TestFiles.repositoryRoot.appendingPathComponent(".build/debug/sparsecache").path
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    struct Result {
+        var status: Int32
+        var output: Data
+        var error: String
+    }
+
+    static func run(_ arguments: String...) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: outputData,
+                      error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    static func fixture(_ name: String) -> String { TestFiles.fixtures.appendingPathComponent(name).path }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func parsePrintsTheModelAsJSON() throws {
+        let result = try Self.run("hls", "parse", Self.fixture("ffmpeg/single-file-fmp4.m3u8"), "--base",
+                                  "https://o.example/v/index.m3u8", "--json")
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        #expect(json["type"] as? String == "media")
+        #expect(json["targetDuration"] as? Int == 2)
+        #expect(json["playlistType"] as? String == "VOD")
+        let segments = try #require(json["segments"] as? [[String: Any]])
+        #expect(segments.count == 6)
+        #expect(segments[0]["uri"] as? String == "https://o.example/v/single_fmp4.m4s")
+        let range = try #require(segments[1]["byteRange"] as? [String: Any])
+        #expect(range["offset"] as? Int == 10908)
+        let map = try #require(segments[0]["map"] as? [String: Any])
+        #expect((map["byteRange"] as? [String: Any])?["length"] as? Int == 828)
+        #expect((json["warnings"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func parseOfAMultivariantPlaylistListsVariantsAndMedia() throws {
+        let result = try Self.run("hls", "parse", Self.fixture("handwritten/master-alternatives.m3u8"), "--json")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        #expect(json["type"] as? String == "master")
+        let variants = try #require(json["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["resolution"] as? String } == ["640x360", "1280x720", "1920x1080"])
+        #expect(variants[0]["video"] is NSNull)
+        #expect((json["media"] as? [[String: Any]])?.first?["groupId"] as? String == "aac")
+        #expect((json["iFrameVariants"] as? [Any])?.count == 2)
+        #expect((json["sessionKeys"] as? [[String: Any]])?.first?["method"] as? String == "SAMPLE-AES")
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func strictParseFailsWithTheLineOnStandardError() throws {
+        let result = try Self.run("hls", "parse", Self.fixture("handwritten/malformed-orphans.m3u8"), "--strict", "--json")
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error.contains("line 3:"))
+        let lenient = try Self.run("hls", "parse", Self.fixture("handwritten/malformed-orphans.m3u8"), "--json")
+        #expect(lenient.status == 0)
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func inputThatIsNotAPlaylistExitsOne() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-playlist-\(getpid()).txt")
+        try Data("<html>hello</html>\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Self.run("hls", "parse", file.path, "--json")
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("sparsecache: "))
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func formatIsByteIdenticalAndCanonicalNormalizes() throws {
+        let path = Self.fixture("handwritten/malformed-bom-crlf-no-final-newline.m3u8")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try Self.run("hls", "format", path).output == original)
+        let canonical = try Self.run("hls", "format", path, "--canonical").output
+        #expect(!canonical.contains(0x0D))
+        #expect(canonical.first == UInt8(ascii: "#"))
+        #expect(canonical.last == 0x0A)
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func rewriteRoutesThroughTheProxyWithHeadSegmentsAndBandwidthCap() throws {
+        let media = try Self.run("hls", "rewrite", Self.fixture("ffmpeg/fmp4.m3u8"), "--base", "https://o.example/v/index.m3u8",
+                                 "--proxy", "http://127.0.0.1:9000", "--head-segments", "1")
+        let text = String(decoding: media.output, as: UTF8.self)
+        #expect(text.contains("#EXT-X-MAP:URI=\"http://127.0.0.1:9000/proxy?url=https%3A%2F%2Fo.example%2Fv%2Finit.mp4\""))
+        #expect(text.contains("\nhttp://127.0.0.1:9000/proxy?url=https%3A%2F%2Fo.example%2Fv%2Ffmp4_000.m4s\n"))
+        #expect(text.contains("\nhttps://o.example/v/fmp4_001.m4s\n"))
+        let master = try Self.run("hls", "rewrite", Self.fixture("handwritten/master-alternatives.m3u8"), "--base",
+                                  "https://o.example/m.m3u8", "--proxy", "http://127.0.0.1:9000", "--max-bandwidth", "1000000")
+        let rewritten = try HLSPlaylist(parsing: [UInt8](master.output))
+        #expect(rewritten.variants.map(\.bandwidth) == [800_000])
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func lintListsViolationsAndExitsOneOnlyWhenThereAreSome() throws {
+        let broken = try Self.run("hls", "lint", Self.fixture("handwritten/malformed-orphans.m3u8"))
+        #expect(broken.status == 1)
+        let lines = String(decoding: broken.output, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count >= 6)
+        #expect(lines.allSatisfy { $0.contains("malformed-orphans.m3u8:") })
+        let clean = try Self.run("hls", "lint", Self.fixture("ffmpeg/ts.m3u8"))
+        #expect(clean.status == 0)
+        #expect(clean.output.isEmpty)
+    }
+
+    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    func benchPrintsThroughputForEachOperation() throws {
+        let result = try Self.run("hls", "bench", Self.fixture("ffmpeg/ts.m3u8"), "--iterations", "2")
+        #expect(result.status == 0)
+        let text = String(decoding: result.output, as: UTF8.self)
+        for operation in ["parse", "format", "canonical", "rewrite"] {
+            #expect(text.contains("\n\(operation) ") && text.contains("MB/s"), "\(operation)")
+        }
+    }
+}
