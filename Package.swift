@@ -146,14 +146,12 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzProxyRequestTarget", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
-    // A branch may list a target whose folder another branch adds; only existing ones are built.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    let existing = fuzzTargets.filter {
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("Fuzz/\($0.name)/\($0.name).swift").path)
-    }
-    for target in existing {
+    for target in fuzzTargets {
         let folder = root.appendingPathComponent("Fuzz/\(target.name)").path
         let source = "\(target.name).swift"
+        // A branch may list a target whose folder another branch adds; only existing ones build.
+        guard FileManager.default.fileExists(atPath: folder + "/" + source) else { continue }
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != source }
         package.targets.append(
             .executableTarget(

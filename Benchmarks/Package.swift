@@ -16,9 +16,22 @@ let package = Package(
         .package(path: root.path),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "SparseFileBenchmark",
-            dependencies: [.product(name: "SparseFile", package: rootIdentity)],
+            dependencies: ["BenchmarkSupport", .product(name: "SparseFile", package: rootIdentity)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "CacheStoreBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "SparseFile", package: rootIdentity),
+                .product(name: "CacheStore", package: rootIdentity),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

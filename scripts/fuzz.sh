@@ -30,8 +30,8 @@ run_target() {
     [ -d "Fuzz/$name/crashes" ] && dirs+=("Fuzz/$name/crashes")
     local dict=()
     [ -f "Fuzz/$name/$name.dict" ] && dict=("-dict=Fuzz/$name/$name.dict")
-    local log
-    log=$(mktemp)
+    # The whole log is kept (gitignored) for a campaign's figures: cov, ft, exec/s.
+    local log=Fuzz/artifacts/$name.log
     set +e
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/debug/$name" \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
@@ -39,14 +39,13 @@ run_target() {
     local status=$?
     set -e
     if grep -q "Is the code instrumented for coverage" "$log"; then
-        cat "$log" >&2; echo "fuzz: $name is not instrumented for coverage" >&2; rm -f "$log"; return 1
+        cat "$log" >&2; echo "fuzz: $name is not instrumented for coverage" >&2; return 1
     fi
     grep -E '^(#[0-9]+ +DONE|Done [0-9]+ runs)' "$log" | tail -1 | sed "s/^/fuzz: $name: /" >&2 || true
     if [ $status -ne 0 ]; then
         tail -60 "$log" >&2; echo "fuzz: $name failed (exit $status); inputs in Fuzz/artifacts/" >&2
-        rm -f "$log"; return 1
+        return 1
     fi
-    rm -f "$log"
 }
 
 case "${1:-smoke}" in

@@ -24,13 +24,17 @@ extension CacheStore {
         }
     }
 
-    /// Removes evictable entries in eviction order until `isDone`. Lock held.
-    func evict(in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?) -> EvictionReport {
+    /// Removes evictable entries (those `isCandidate` accepts, default all) in eviction order
+    /// until `isDone`. Lock held.
+    func evict(
+        in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?,
+        isCandidate: (EntryRecord) -> Bool = { _ in true }
+    ) -> EvictionReport {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }
         let now = Self.now()
         let candidates = state.records.values
-            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
+            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) && isCandidate($0) }
             .sorted { lhs, rhs in
                 let (lhsExpired, rhsExpired) = (lhs.isExpired(at: now), rhs.isExpired(at: now))
                 if lhsExpired != rhsExpired { return lhsExpired }
@@ -55,19 +59,13 @@ extension CacheStore {
         return report
     }
 
-    /// Removes every expired entry that is not being filled.
+    /// Removes every expired entry that is not pinned or being filled.
     @discardableResult
     public func removeExpired() throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
+        let now = Self.now()
         let report = state.withLock { state in
-            let now = Self.now()
-            var report = EvictionReport(removedKeys: [], freedBytes: 0)
-            for record in state.records.values where record.isExpired(at: now) && !state.hasActiveFills(record.key) {
-                report.freedBytes += removeEntry(record.key, in: &state, reason: "expired")
-                report.removedKeys.append(record.key)
-                state.statistics.evictions += 1
-            }
-            return report
+            evict(in: &state, until: { _ in false }, protecting: nil, isCandidate: { $0.isExpired(at: now) })
         }
         try saveIndex()
         return report

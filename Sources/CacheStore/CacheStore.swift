@@ -35,7 +35,7 @@ public final class CacheStore: Sendable {
     let layout: StoreDirectory
     let configuration: CacheStoreConfiguration
     let state: Mutex<StoreState>
-    private let lockDescriptor: Int32?
+    private let lockDescriptor: Mutex<Int32?>
     private let flusher: Mutex<Task<Void, Never>?>
 
     private init(
@@ -48,12 +48,14 @@ public final class CacheStore: Sendable {
         self.configuration = configuration
         self.state = Mutex(state)
         self.openReport = report
-        self.lockDescriptor = lockDescriptor
+        self.lockDescriptor = Mutex(lockDescriptor)
         self.flusher = Mutex(nil)
     }
 
     deinit {
-        if let lockDescriptor { releaseLock(lockDescriptor) }
+        lockDescriptor.withLock { descriptor in
+            if let descriptor { releaseLock(descriptor) }
+        }
     }
 
     /// Opens (creating when missing) the store at `directory`.
@@ -103,8 +105,8 @@ public final class CacheStore: Sendable {
         try layout.writeMaximumSize(maximumSize)
     }
 
-    /// Saves the index and counters, commits open entry files, and releases the writer lock
-    /// once the store is released. Later calls fail with ``CacheStoreError/Code/closed``.
+    /// Saves the index and counters, commits open entry files, and releases the writer lock.
+    /// Later calls fail with ``CacheStoreError/Code/closed``.
     public func close() throws(CacheStoreError) {
         let files = state.withLock { state -> [SparseFile] in
             state.isClosed = true
@@ -115,6 +117,12 @@ public final class CacheStore: Sendable {
             task = nil
         }
         guard isWritable else { return }
+        defer {
+            lockDescriptor.withLock { descriptor in
+                if let descriptor { releaseLock(descriptor) }
+                descriptor = nil
+            }
+        }
         for file in files where file.hasUncommittedChanges {
             do { try file.commit() } catch { throw .file(error) }
         }

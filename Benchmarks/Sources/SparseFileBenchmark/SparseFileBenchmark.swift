@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import SparseFile
 #if canImport(Glibc)
 import Glibc
@@ -14,9 +15,9 @@ enum SparseFileBenchmark {
         let arguments = CommandLine.arguments
         let directory = arguments.count > 1 ? arguments[1] : "/tmp/sparsefile-bench-\(getpid())"
         mkdir(directory, 0o755)
-        defer { removeTree(directory) }
+        defer { ScratchDirectory.remove(directory) }
         print("SparseFile benchmark: \(fileSize / mebibyte) MiB files in \(directory)\n")
-        let data = randomBytes(count: fileSize, seed: 42)
+        let data = ScratchDirectory.randomBytes(count: fileSize, seed: 42)
         var results: [Comparison] = []
         results += try reads(data: data, directory: directory)
         results += try appends(data: data, directory: directory)
@@ -218,28 +219,5 @@ enum SparseFileBenchmark {
         let passes = large <= 3 * small
         print("range lookup: 1,000 ranges \(format(small)) ns, 10,000 ranges \(format(costs[10_000] ?? 0)) ns, 100,000 ranges \(format(large)) ns; 100k/1k = \(format(large / small))x  goal <= 3x  \(passes ? "PASS" : "FAIL")")
         return passes
-    }
-
-    // MARK: Helpers
-
-    static func randomBytes(count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in stride(from: 0, to: count, by: 8) {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                for byte in 0..<min(8, count - index) { buffer[index + byte] = UInt8(truncatingIfNeeded: state >> UInt64(byte * 8)) }
-            }
-            initialized = count
-        }
-    }
-
-    static func removeTree(_ path: String) {
-        guard let directory = opendir(path) else { return }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name != "." && name != ".." { unlink(path + "/" + name) }
-        }
-        closedir(directory)
-        rmdir(path)
     }
 }

@@ -34,11 +34,11 @@ struct DirectoryScan {
                     scan.strays.append(relative)
                     continue
                 }
-                if name.contains(".scf.new-") || name.contains(".scf.compact-") {
-                    scan.leftovers.append(relative)
-                } else if name.hasSuffix(".scf") && name.hasPrefix(shard) {
+                if name.hasSuffix(".scf") && name.hasPrefix(shard) {
                     let modified = UInt64(info.st_mtim.tv_sec) * 1_000_000_000 + UInt64(info.st_mtim.tv_nsec)
                     scan.files.append(File(fileName: relative, size: UInt64(info.st_size), modified: modified))
+                } else if name.contains(".scf.new-") || name.contains(".scf.compact-") {
+                    scan.leftovers.append(relative)
                 } else {
                     scan.strays.append(relative)
                 }

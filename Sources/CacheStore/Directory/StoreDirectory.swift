@@ -37,7 +37,14 @@ struct StoreDirectory: Sendable {
         guard descriptor >= 0 else {
             throw CacheStoreError(.ioFailure, "\(lockPath): cannot open (\(String(cString: strerror(errno))))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        // A busy lock is retried briefly: a process that forks holds a copy of every descriptor
+        // until its child calls exec, so a just-released lock can look taken for an instant.
+        var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<19 where !locked && errno == EWOULDBLOCK {
+            usleep(5000)
+            locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
             var holder = [UInt8](repeating: 0, count: 32)
             let got = pread(descriptor, &holder, holder.count, 0)
             close(descriptor)
@@ -79,7 +86,10 @@ struct StoreDirectory: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var done = 0
         while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(descriptor, base + done, buffer.count - done, off_t(done))
+            }
             if got < 0 && errno == EINTR { continue }
             if got <= 0 { return nil }
             done += got
@@ -96,7 +106,10 @@ struct StoreDirectory: Sendable {
         }
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(descriptor, base + done, buffer.count - done)
+            }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 let error = errno

@@ -16,6 +16,9 @@ struct StoreLoader {
         var report = OpenReport()
         let snapshot = layout.readBytes(layout.indexPath).flatMap(IndexSnapshot.decode)
         var saved: [String: EntryRecord] = [:]
+        saved.reserveCapacity(snapshot?.records.count ?? 0)
+        state.records.reserveCapacity(snapshot?.records.count ?? 0)
+        state.owners.reserveCapacity(snapshot?.records.count ?? 0)
         for record in snapshot?.records ?? [] { saved[record.fileName] = record }
         state.statistics = snapshot?.statistics ?? StoreStatistics()
         state.accessSequence = snapshot?.accessSequence ?? 0

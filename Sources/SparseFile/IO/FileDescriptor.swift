@@ -103,15 +103,19 @@ final class FileDescriptor: Sendable {
     }
 
     /// Takes the advisory exclusive lock that marks the single writer of a file.
+    ///
+    /// A lock can look taken for an instant after its holder closed it: a process that forks
+    /// (to run a command) copies every descriptor until the child calls exec. So a busy lock is
+    /// retried for up to 100 ms before it counts as held by another writer.
     func lockForWriting() throws(SparseFileError) {
-        var result: Int32
-        repeat { result = flock(rawValue, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
-        guard result == 0 else {
-            if errno == EWOULDBLOCK {
-                throw SparseFileError(.lockedByAnotherWriter, "another process has this file open for writing", path: path)
-            }
-            throw .system("flock", errno: errno, path: path)
+        for attempt in 0..<20 {
+            var result: Int32
+            repeat { result = flock(rawValue, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
+            if result == 0 { return }
+            guard errno == EWOULDBLOCK else { throw .system("flock", errno: errno, path: path) }
+            if attempt < 19 { usleep(5000) }
         }
+        throw SparseFileError(.lockedByAnotherWriter, "another process has this file open for writing", path: path)
     }
 }
 

@@ -21,13 +21,12 @@ struct EvictCommand: ParsableCommand {
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove one entry.")
 
-    @Argument(help: "The store directory.") var directory: String
-    @Argument(help: "The cache key.") var key: String
+    @OptionGroup var entry: StoreEntryArguments
 
     func run() throws(CommandFailure) {
-        let key = CacheKey.normalizedURL(self.key)
-        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in
-            guard store.entry(for: key) != nil else { throw CacheStoreError(.noEntry, "\(directory): no entry for key \(key)") }
+        let key = entry.key
+        try StoreOpening.withStore(entry.directory, readOnly: false) { store throws(CacheStoreError) in
+            guard store.entry(for: key) != nil else { throw CacheStoreError(.noEntry, "\(store.directory): no entry for key \(key)") }
             try store.remove(key: key)
         }
     }
@@ -37,12 +36,10 @@ struct RemoveCommand: ParsableCommand {
 struct PinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin an entry: it is never evicted.")
 
-    @Argument(help: "The store directory.") var directory: String
-    @Argument(help: "The cache key.") var key: String
+    @OptionGroup var entry: StoreEntryArguments
 
     func run() throws(CommandFailure) {
-        let key = CacheKey.normalizedURL(self.key)
-        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in try store.setPinned(true, for: key) }
+        try Pinning.set(true, entry)
     }
 }
 
@@ -50,12 +47,10 @@ struct PinCommand: ParsableCommand {
 struct UnpinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.")
 
-    @Argument(help: "The store directory.") var directory: String
-    @Argument(help: "The cache key.") var key: String
+    @OptionGroup var entry: StoreEntryArguments
 
     func run() throws(CommandFailure) {
-        let key = CacheKey.normalizedURL(self.key)
-        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in try store.setPinned(false, for: key) }
+        try Pinning.set(false, entry)
     }
 }
 
@@ -83,6 +78,16 @@ struct CreateCommand: ParsableCommand {
             try CacheStore.create(at: directory, maximumSize: maxSize.bytes)
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
+        }
+    }
+}
+
+/// `pin` and `unpin` differ only in the flag they set.
+enum Pinning {
+    static func set(_ pinned: Bool, _ entry: StoreEntryArguments) throws(CommandFailure) {
+        let key = entry.key
+        try StoreOpening.withStore(entry.directory, readOnly: false) { store throws(CacheStoreError) in
+            try store.setPinned(pinned, for: key)
         }
     }
 }

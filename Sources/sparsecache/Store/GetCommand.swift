@@ -7,13 +7,12 @@ struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.")
 
-    @Argument(help: "The store directory.") var directory: String
-    @Argument(help: "The cache key.") var key: String
+    @OptionGroup var entry: StoreEntryArguments
     @Option(help: "Inclusive byte positions, as in HTTP: A-B.") var range: InclusiveRangeArgument
 
     func run() throws(CommandFailure) {
-        let key = CacheKey.normalizedURL(self.key)
-        let bytes = try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) -> [UInt8] in
+        let key = entry.key
+        let bytes = try StoreOpening.withStore(entry.directory, readOnly: true) { store throws(CacheStoreError) -> [UInt8] in
             let missing = store.plan(key: key, range: range.range).missing
             guard missing.isEmpty, let file = store.reader(for: key).file else {
                 let gaps = missing.isEmpty ? [range.range] : missing

@@ -6,15 +6,14 @@ struct PutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "put", abstract: "Store standard input's bytes at an original offset of a store entry.")
 
-    @Argument(help: "The store directory (created when missing).") var directory: String
-    @Argument(help: "The cache key (URLs are normalized as the proxy does).") var key: String
+    @OptionGroup var entry: StoreEntryArguments
     @Option(help: "The original offset of the first byte.") var offset: UInt64
     @Option(help: "The total length of the resource, when known.") var totalLength: UInt64?
 
     func run() throws(CommandFailure) {
         let bytes = try StandardInput.readAll()
-        let key = CacheKey.normalizedURL(self.key)
-        try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in
+        let key = entry.key
+        try StoreOpening.withStore(entry.directory, readOnly: false) { store throws(CacheStoreError) in
             try store.put(key: key, offset: offset, bytes: bytes, metadata: EntryMetadata(contentLength: totalLength))
         }
     }
