@@ -65,13 +65,13 @@ struct OriginFaultTests {
     @Test("An origin slower than the response-head timeout gives 502 quickly, not a hang")
     func slowHead() async throws {
         try await ProxyHarness.run(configure: { $0.timeouts.originResponseHead = .milliseconds(300) }) { harness in
-            let faults = TestOrigin.Faults(headDelay: .seconds(3))
+            let faults = TestOrigin.Faults(headDelay: .seconds(6))
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let clock = ContinuousClock()
             let start = clock.now
             let response = try await harness.get("/seg.ts")
             #expect(response.status == 502)
-            #expect(clock.now - start < .seconds(2))
+            #expect(clock.now - start < .seconds(4), "well before the origin's 6 s, on a loaded machine too")
         }
     }
 
