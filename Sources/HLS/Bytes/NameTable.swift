@@ -4,14 +4,19 @@
 /// arrays. A name is looked up by its length and its first and last eight bytes packed in two words, so
 /// most lookups are two integer comparisons; names longer than 16 bytes also compare the middle.
 final class NameTable<ID: Sendable>: Sendable {
-    /// An open-addressing hash table, at most a quarter full, keyed by length and the first
-    /// and last eight bytes of the name: a lookup is usually one probe and two word compares.
+    /// One slot of the open-addressing table: the key, and the entry's index (length 0 marks an
+    /// empty slot). Keys sit in the slots so that a probe reads one contiguous record.
+    private struct Slot: Sendable {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var length: Int32 = 0
+        var entry: Int32 = 0
+    }
+
+    /// At most a quarter full, keyed by length and the first and last eight bytes of the name:
+    /// a lookup is usually one probe.
+    private let slots: [Slot]
     private let names: [[UInt8]]
-    private let heads: [UInt64]
-    private let tails: [UInt64]
-    private let lengths: [Int]
-    /// Slot to entry index + 1 (0 marks an empty slot).
-    private let slots: [Int]
     private let ids: [ID]
     private let mask: Int
 
@@ -20,15 +25,14 @@ final class NameTable<ID: Sendable>: Sendable {
         while size < entries.count * 4 { size *= 2 }
         mask = size - 1
         names = entries.map { Array($0.0.utf8) }
-        heads = names.map { Self.head($0) }
-        tails = names.map { Self.tail($0) }
-        lengths = names.map(\.count)
         ids = entries.map(\.1)
-        var slots = [Int](repeating: 0, count: size)
-        for index in names.indices {
-            var slot = Self.slot(heads[index], tails[index], lengths[index], mask)
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = index + 1
+        var slots = [Slot](repeating: Slot(), count: size)
+        for (index, name) in names.enumerated() {
+            let head = Self.head(name)
+            let tail = Self.tail(name)
+            var slot = Self.slot(head, tail, name.count, mask)
+            while slots[slot].length != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Slot(head: head, tail: tail, length: Int32(name.count), entry: Int32(index))
         }
         self.slots = slots
     }
@@ -43,7 +47,7 @@ final class NameTable<ID: Sendable>: Sendable {
     /// shorter than eight bytes with eight readable bytes from its start is read in one load.
     func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> ID? {
         let length = span.count
-        guard length > 0 else { return nil }
+        guard length > 0, length <= Int(Int32.max) else { return nil }
         let start = base + span.lowerBound
         let head: UInt64
         let tail: UInt64
@@ -59,16 +63,19 @@ final class NameTable<ID: Sendable>: Sendable {
             }
             tail = head
         }
-        var slot = Self.slot(head, tail, length, mask)
-        while true {
-            let entry = slots[slot] - 1
-            if entry < 0 { return nil }
-            if heads[entry] == head && tails[entry] == tail && lengths[entry] == length
-                && (length <= 16 || middleMatches(entry, start, length)) {
-                return ids[entry]
+        let found: Int? = slots.withUnsafeBufferPointer { slots in
+            var slot = Self.slot(head, tail, length, mask)
+            while true {
+                let candidate = slots[slot]
+                if candidate.length == 0 { return nil }
+                if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length {
+                    return Int(candidate.entry)
+                }
+                slot = (slot + 1) & mask
             }
-            slot = (slot + 1) & mask
         }
+        guard let found, length <= 16 || middleMatches(found, start, length) else { return nil }
+        return ids[found]
     }
 
     private func middleMatches(_ index: Int, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {

@@ -3,15 +3,11 @@ struct AttributeRecord: Sendable {
     var name: ByteSpan
     /// The value as written, quotes included.
     var value: ByteSpan
-    /// `AttributeName.rawValue`, or `unknownName`.
-    var nameID: UInt8
+    /// The name, when the parser knows it (one byte: the enum's spare values encode nil).
+    var knownName: AttributeName?
     var isQuoted: Bool
     /// A quoted value whose closing quote is missing runs to the end of the line.
     var isUnterminated: Bool
-
-    static let unknownName: UInt8 = .max
-
-    var knownName: AttributeName? { AttributeName(rawValue: nameID) }
 
     /// The value without its quotes.
     var content: ByteSpan {

@@ -22,7 +22,7 @@ extension HLSPlaylist {
     }
 
     func attribute(_ name: AttributeName, in record: TagRecord) -> AttributeRecord? {
-        for index in record.attributes.indices where storage.attributes[index].nameID == name.rawValue {
+        for index in record.attributes.indices where storage.attributes[index].knownName == name {
             return storage.attributes[index]
         }
         return nil

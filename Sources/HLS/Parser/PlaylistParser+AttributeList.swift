@@ -14,19 +14,17 @@ extension PlaylistParser {
             if storage.attributes.count - poolStart >= maximum {
                 throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
-            let nameID = attributeTable.lookup(base, entry.name, readableEnd: count)?.rawValue ?? AttributeRecord.unknownName
-            if nameID == AttributeRecord.unknownName {
-                if !Self.isAttributeName(base, entry.name) {
-                    nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
-                }
-            } else {
-                let bit: UInt128 = 1 << UInt128(nameID)
+            let known = attributeTable.lookup(base, entry.name, readableEnd: count)
+            if let known {
+                let bit: UInt128 = 1 << UInt128(known.rawValue)
                 if seen & bit != 0 {
-                    nameProblem = nameProblem ?? "attribute \(AttributeName(rawValue: nameID)?.text ?? "") appears twice"
+                    nameProblem = nameProblem ?? "attribute \(known.text) appears twice"
                 }
                 seen |= bit
+            } else if !Self.isAttributeName(base, entry.name) {
+                nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
             }
-            storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, nameID: nameID,
+            storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, knownName: known,
                                                       isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
         }
         if scanner.problem != nil { currentLine.isCanonical = false }
@@ -51,7 +49,7 @@ extension PlaylistParser {
 
     /// The first attribute of `record` with the given name.
     func attribute(_ name: AttributeName, in record: TagRecord) -> AttributeRecord? {
-        for index in record.attributes.indices where storage.attributes[index].nameID == name.rawValue {
+        for index in record.attributes.indices where storage.attributes[index].knownName == name {
             return storage.attributes[index]
         }
         return nil

@@ -71,10 +71,26 @@ extension PlaylistParser {
         let kinds: [(AttributeName, String)] = [(.audio, "AUDIO"), (.video, "VIDEO"), (.subtitles, "SUBTITLES"),
                                                 (.closedCaptions, "CLOSED-CAPTIONS")]
         let typeHashes = kinds.map { FNV1a.hash($0.1.utf8) }
+        // Variants name a few groups over and over: the first eight found skip the hash set.
+        var recent: [UInt64] = []
         for variant in storage.variants {
-            for (kind, (name, type)) in kinds.enumerated() {
-                guard let group = attribute(name, in: variant.tag), group.isQuoted else { continue }
-                if !groups.contains(groupHash(type: typeHashes[kind], group: group.content)) {
+            for index in variant.tag.attributes.indices {
+                let group = storage.attributes[index]
+                let kind: Int
+                switch group.knownName {
+                case .audio: kind = 0
+                case .video: kind = 1
+                case .subtitles: kind = 2
+                case .closedCaptions: kind = 3
+                default: continue
+                }
+                guard group.isQuoted else { continue }
+                let hash = groupHash(type: typeHashes[kind], group: group.content)
+                if recent.contains(hash) { continue }
+                if groups.contains(hash) {
+                    if recent.count < 8 { recent.append(hash) }
+                } else {
+                    let (name, type) = kinds[kind]
                     try report(.attribute, "\(name.text)=\"\(text(group.content))\" names no EXT-X-MEDIA group of TYPE=\(type)",
                                line: Int(variant.tag.line) + 1)
                 }

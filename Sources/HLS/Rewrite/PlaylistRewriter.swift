@@ -137,7 +137,7 @@ struct PlaylistRewriter: ~Copyable {
         let uriName: AttributeName = line.tag == .contentSteering ? .serverURI : .uri
         for attributeIndex in record.attributes.indices {
             let attribute = storage.attributes[attributeIndex]
-            guard attribute.nameID == uriName.rawValue else { continue }
+            guard attribute.knownName == uriName else { continue }
             let reference = HLSURIReference(role: role, index: index, segmentIndex: segment)
             if prepare(attribute.content, source: source, reference: reference) {
                 flush(upTo: attribute.value.lowerBound, source: source)
