@@ -5,12 +5,16 @@
 uint64_t sparsecache_xxh3_64_avx2(const void *data, size_t length, uint64_t seed);
 
 static int has_avx2(void) {
+    // Threads may race to fill the cache; they all compute the same value, and the atomic
+    // accesses make that race well-defined.
     static int cached = -1;
-    if (cached < 0) {
+    int value = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (value < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+        value = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&cached, value, __ATOMIC_RELAXED);
     }
-    return cached;
+    return value;
 }
 
 uint64_t sparsecache_xxh3_64(const void *data, size_t length, uint64_t seed) {

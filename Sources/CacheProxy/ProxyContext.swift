@@ -12,7 +12,6 @@ final class ProxyContext: Sendable {
     let express = ExpressRegistry()
     let playlistFetches: PlaylistFetches
     let fetches = FetchTasks()
-    let verifiedRegions = VerifiedRegions()
     let allowList: HostAllowList?
     let logger: Logger
     let startedAt = ContinuousClock.now

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 @testable import SparseFile
@@ -203,5 +206,25 @@ struct ReadWriteTests {
         #expect(throws: SparseFileError.invalidArgument) {
             try SparseFile.create(at: directory.file("too-long"), metadata: ResourceMetadata(key: tooLong))
         }
+    }
+
+    @Test func verifiedRegionsAppearOnlyAfterTheBytesWereReadAndPointAtThem() throws {
+        let path = directory.file("regions")
+        let writer = try SparseFile.create(at: path, metadata: ResourceMetadata(key: "r"))
+        try writer.write(origin.bytes(0, 100_000), at: 0)
+        try writer.close()
+        let file = try SparseFile.open(at: path)
+        let wanted = try range(10_000, 50_000)
+        #expect(file.verifiedRegion(for: wanted) == nil)  // not verified yet in this process
+        #expect(file.verifiedRegion(for: try range(90_000, 20_000)) == nil)  // not all cached
+        _ = try file.read(wanted)
+        let region = try #require(file.verifiedRegion(for: wanted))
+        defer { close(region.descriptor) }
+        #expect(region.spans.count == 1)
+        let span = try #require(region.spans.first)
+        var bytes = [UInt8](repeating: 0, count: Int(span.length))
+        let got = bytes.withUnsafeMutableBytes { pread(region.descriptor, $0.baseAddress, $0.count, off_t(span.fileOffset)) }
+        #expect(got == 50_000)
+        #expect(bytes == origin.bytes(10_000, 50_000))
     }
 }

@@ -97,7 +97,7 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         var region: (descriptor: Int32, fileOffset: UInt64)?
         if let bytes = plan.body {
             guard file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
-            region = proxy.verifiedRegions.region(for: bytes, of: file)
+            region = Self.contiguousVerifiedRegion(bytes, of: file)
             guard region != nil || bytes.length <= UInt64(configuration.responseChunkSize) else { return nil }
         }
         // Claiming cached bytes claims nothing: it counts the hit and marks the entry used. If
@@ -122,7 +122,6 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 var buffer = allocator.buffer(capacity: Int(bytes.length))
                 guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
-                proxy.verifiedRegions.recordVerified(bytes, of: file, reader: reader)
                 body = .byteBuffer(buffer)
             }
             proxy.counters.recordServed(bytes.length)
@@ -131,5 +130,18 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         let framing = ResponseFraming.apply(to: &plan.headers, version: head.version, keepAlive: head.isKeepAlive, isHead: isHead)
         return .answering(HTTPResponseHead(version: head.version, status: plan.status, headers: plan.headers), body,
                           keepAlive: framing.keepAlive)
+    }
+}
+
+extension CacheHitHandler {
+    /// A duplicate descriptor and the file offset of `bytes`, when they were all verified in this
+    /// process and lie in one contiguous run of the file (what one `FileRegion` can send).
+    static func contiguousVerifiedRegion(_ bytes: ByteRange, of file: SparseFile) -> (descriptor: Int32, fileOffset: UInt64)? {
+        guard let region = file.verifiedRegion(for: bytes) else { return nil }
+        guard region.spans.count == 1, let span = region.spans.first else {
+            close(region.descriptor)
+            return nil
+        }
+        return (region.descriptor, span.fileOffset)
     }
 }

@@ -21,7 +21,6 @@ struct EntryStreamer {
               let file = reader.file, file.cachedLength(from: range.offset) >= range.length else { return nil }
         var buffer = writer.allocator.buffer(capacity: Int(range.length))
         guard try reader.read(into: &buffer, count: Int(range.length), at: range.offset) else { return nil }
-        context.verifiedRegions.recordVerified(range, of: file, reader: reader)
         context.counters.recordServed(range.length)
         return buffer
     }
@@ -60,9 +59,6 @@ struct EntryStreamer {
             var buffer = writer.allocator.buffer(capacity: count)
             // A block that fails its checksum is dropped from the cache: the next pass fetches it.
             guard try reader.read(into: &buffer, count: count, at: position) else { continue }
-            if let file, let range = ByteRange(offset: position, length: UInt64(count)) {
-                context.verifiedRegions.recordVerified(range, of: file, reader: reader)
-            }
             try await writer.sendBody(buffer)
             context.counters.recordServed(UInt64(count))
             position += UInt64(count)

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SparseFile {
+    /// Where some verified bytes of the file lie, for sending them without copying them through
+    /// the process (`sendfile`, SwiftNIO's `FileRegion`).
+    public struct VerifiedRegion: Sendable {
+        /// A duplicate of the file's descriptor; the caller owns it and must close it. It names
+        /// the same file the bytes were verified in, even if the file is later evicted, replaced
+        /// or compacted (its bytes never move or change while it is open).
+        public let descriptor: Int32
+        /// The file offset and length of each contiguous run of the requested bytes, in order.
+        public let spans: [(fileOffset: UInt64, length: UInt64)]
+    }
+
+    /// The file regions that hold original bytes `range`, when every one of them is cached and
+    /// every block they lie in has already passed its checksum in this process; nil otherwise
+    /// (read the bytes instead: reading verifies them, and a later call then succeeds).
+    ///
+    /// Sending these regions gives the same guarantee as ``read(into:at:)``: no byte that failed
+    /// or skipped verification is ever served. Costs a lookup and a `dup`, no I/O.
+    public func verifiedRegion(for range: ByteRange) -> VerifiedRegion? {
+        guard !range.isEmpty else { return nil }
+        let found = state.withLock { state -> (FileDescriptor, [(UInt64, UInt64)])? in
+            guard let descriptor = state.descriptor else { return nil }
+            var spans: [(UInt64, UInt64)] = []
+            var complete = true
+            state.map.walk(range, present: { piece, data in
+                guard complete else { return }
+                let last = FileLayout.block(containing: data + piece.length - 1)
+                for block in FileLayout.block(containing: data)...last where !state.verified.contains(block) {
+                    complete = false
+                    return
+                }
+                var position = data
+                let end = data + piece.length
+                while position < end {
+                    let run = min(end - position, FileLayout.contiguousDataLength(from: position))
+                    let fileOffset = FileLayout.fileOffset(ofData: position)
+                    if let previous = spans.last, previous.0 + previous.1 == fileOffset {
+                        spans[spans.count - 1].1 += run
+                    } else {
+                        spans.append((fileOffset, run))
+                    }
+                    position += run
+                }
+            }, missing: { _ in complete = false })
+            return complete ? (descriptor, spans) : nil
+        }
+        guard let (descriptor, spans) = found else { return nil }
+        let duplicate = dup(descriptor.rawValue)
+        guard duplicate >= 0 else { return nil }
+        return VerifiedRegion(descriptor: duplicate, spans: spans.map { (fileOffset: $0.0, length: $0.1) })
+    }
+}
