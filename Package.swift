@@ -83,6 +83,7 @@ let package = Package(
                 "CacheStore",
                 "HLS",
                 "CacheProxy",
+                "CacheProxyParsing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -144,6 +145,8 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzHLSRoundTrip", "HLS"),
     ("FuzzHTTPRange", "CacheProxyParsing"),
     ("FuzzProxyRequestTarget", "CacheProxyParsing"),
+    ("FuzzPrefetchRequest", "CacheProxyParsing"),
+    ("FuzzMP4Boxes", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

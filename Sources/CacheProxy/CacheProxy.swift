@@ -1,5 +1,5 @@
 public import CacheStore
-import CacheProxyParsing
+public import CacheProxyParsing
 import HLS
 public import Logging
 import NIOCore
@@ -156,6 +156,7 @@ public final class CacheProxy: Sendable {
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
+        await running.context.prefetch.shutdown()
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
         try? await running.group.shutdownGracefully()
@@ -196,6 +197,20 @@ public final class CacheProxy: Sendable {
         guard let port, let origin = try? OriginURL(parsing: originURL),
               allowList?.allows(origin.host) ?? true else { return originURL }
         return HLSProxyEndpoint(port: UInt16(clamping: port)).url(for: originURL)
+    }
+
+    /// Warms the start of the videos of a feed, replacing any list given before (the user
+    /// scrolled); see ``PrefetchRequest``. Returns the queue; nil when the proxy is not running.
+    @discardableResult
+    public func prefetch(_ request: PrefetchRequest) -> PrefetchStatus? {
+        guard let context = running?.context else { return nil }
+        return context.prefetch.replace(with: request, context: context)
+    }
+
+    /// Cancels all prefetching; nil when the proxy is not running.
+    @discardableResult
+    public func cancelPrefetch() -> PrefetchStatus? {
+        running?.context.prefetch.cancelAll()
     }
 
     /// The state `GET /status` reports; nil while the proxy is not running.

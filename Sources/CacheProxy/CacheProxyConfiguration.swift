@@ -68,6 +68,8 @@ public struct CacheProxyConfiguration: Sendable {
         /// The largest playlist the proxy fetches and rewrites; larger ones fail with 502.
         /// Default 16 MiB (a day of LL-HLS is a few MB).
         public var maximumPlaylistBytes: Int
+        /// What one `POST /prefetch` may ask for.
+        public var prefetch: PrefetchRequest.Limits = PrefetchRequest.Limits()
 
         public init(
             requestTarget: RequestTargetLimits = RequestTargetLimits(), maximumHeaderBytes: Int = 32 * 1024,

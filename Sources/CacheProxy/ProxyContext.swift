@@ -12,6 +12,7 @@ final class ProxyContext: Sendable {
     let express = ExpressRegistry()
     let playlistFetches: PlaylistFetches
     let fetches = FetchTasks()
+    let prefetch = PrefetchScheduler()
     let allowList: HostAllowList?
     let logger: Logger
     let startedAt = ContinuousClock.now

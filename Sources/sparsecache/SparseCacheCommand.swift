@@ -24,6 +24,7 @@ struct SparseCacheCommand: AsyncParsableCommand {
             ClearCommand.self,
             HLSCommand.self,
             ServeCommand.self,
+            FetchCommand.self,
         ]
     )
 }

@@ -18,6 +18,18 @@ final class OriginBreakers: Sendable {
         }
     }
 
+    /// Whether the origin's breaker refuses requests now (without taking a half-open trial).
+    func isOpen(_ authority: String) -> Bool {
+        breakers.withLock { breakers in
+            guard let breaker = breakers[authority] else { return false }
+            switch breaker.state {
+            case .closed: return false
+            case .open(let until): return ContinuousClock.now < until
+            case .halfOpen(let trialInFlight): return trialInFlight
+            }
+        }
+    }
+
     func recordSuccess(_ authority: String) {
         breakers.withLock { breakers in
             // A closed breaker with no failures is the default: no need to keep it.

@@ -1,10 +1,12 @@
 /// What a request target asks of the proxy, parsed from the untrusted request line.
 ///
 /// `GET /proxy?url=<percent-encoded http(s) URL>` fetches through the cache; `GET /status`
-/// reports the proxy's state. Anything else is ``ParseError/Code/notFound``.
+/// reports the proxy's state; `POST|DELETE /prefetch` manages the prefetch queue. Anything else
+/// is ``ParseError/Code/notFound``.
 public enum ProxyRoute: Sendable, Hashable {
     case proxy(OriginURL)
     case status
+    case prefetch
 
     /// Parses a request target in origin form (`/proxy?url=...`).
     ///
@@ -24,6 +26,10 @@ public enum ProxyRoute: Sendable, Hashable {
         let path = bytes[..<questionMark]
         if path.elementsEqual("/status".utf8) {
             self = .status
+            return
+        }
+        if path.elementsEqual("/prefetch".utf8) {
+            self = .prefetch
             return
         }
         guard path.elementsEqual("/proxy".utf8) else { throw ParseError(.notFound, "no such resource") }

@@ -15,12 +15,13 @@ final class PlaylistFetches: Sendable {
         self.limit = limit
     }
 
-    func fetch(_ origin: OriginURL) async throws -> Result {
+    /// Fetches `origin` whole, or joins the fetch of it already in flight.
+    func fetch(_ origin: OriginURL, lane: UpstreamLane.Kind = .express) async throws -> Result {
         let (upstream, limit) = (upstream, limit)
         let task = inFlight.withLock { tasks in
             if let task = tasks[origin.string] { return task }
             let task = Task<Result, any Error> {
-                let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit)
+                let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, lane: lane)
                 return (head, body, finalURL)
             }
             tasks[origin.string] = task

@@ -17,7 +17,8 @@ struct PlaylistResponder {
     func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let store = context.store
         let key = store.key(for: origin.string)
-        let cached = cachedPlaylist(key)
+        let playlists = PlaylistCache(context: context)
+        let cached = playlists.cached(key)
         if let cached, let playlist = parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
             // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
             if let whole = ByteRange(offset: 0, length: UInt64(cached.body.count)) { _ = try? store.claim(key: key, range: whole) }
@@ -37,39 +38,13 @@ struct PlaylistResponder {
             }
             throw ProxyFailure(error)
         }
-        save(fetched, key: key, replacing: cached?.body)
+        playlists.save(fetched, key: key, replacing: cached?.body)
         try await send(fetched.body, playlist: parse(fetched.body, url: fetched.finalURL), url: fetched.finalURL,
                        contentType: fetched.head.metadata.contentType, request: request, writer: writer)
     }
 
-    /// A complete cached copy, when there is one.
-    private func cachedPlaylist(_ key: String) -> (body: [UInt8], contentType: String?)? {
-        let reader = context.store.reader(for: key)
-        guard let file = reader.file, let length = file.contentLength, length <= UInt64(context.configuration.limits.maximumPlaylistBytes),
-              file.cachedLength(from: 0) >= length else { return nil }
-        var body = [UInt8](repeating: 0, count: Int(length))
-        let outcome = body.withUnsafeMutableBytes { try? reader.read(into: $0, at: 0) }
-        guard outcome == .complete else { return nil }
-        return (body, file.metadata.contentType)
-    }
-
-    /// Stores the raw playlist, replacing an older copy (a live playlist of the same length
-    /// and no validators would otherwise look cached already).
-    private func save(_ fetched: PlaylistFetches.Result, key: String, replacing old: [UInt8]?) {
-        let store = context.store
-        guard old != fetched.body else { return }
-        var metadata = fetched.head.metadata
-        metadata.contentLength = UInt64(fetched.body.count)
-        do {
-            if old != nil || store.entry(for: key) != nil { try store.remove(key: key) }
-            try store.put(key: key, offset: 0, bytes: fetched.body, metadata: metadata)
-        } catch {
-            context.logger.warning("could not cache a playlist", metadata: ["key": "\(key)", "error": "\(error)"])
-        }
-    }
-
     private func parse(_ body: [UInt8], url: String) -> HLSPlaylist? {
-        try? HLSPlaylist(parsing: body, options: HLSParserOptions(playlistURL: url))
+        PlaylistCache.parse(body, url: url)
     }
 
     private func send(

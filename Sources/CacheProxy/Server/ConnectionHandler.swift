@@ -22,14 +22,24 @@ struct ConnectionHandler {
                 var requests = inbound.makeAsyncIterator()
                 while let part = try await requests.next() {
                     guard case .head(let head) = part else { continue }
-                    // GET and HEAD have no body worth reading; a body is skipped up to its end.
+                    // Only a POST's body matters (a prefetch list), up to a limit; other bodies
+                    // are skipped up to their end.
+                    let limit = head.method == .POST ? context.configuration.limits.prefetch.maximumBodyBytes : 0
+                    var body = allocator.buffer(capacity: 0)
+                    var tooLarge = false
                     var ended = false
                     while !ended, let next = try await requests.next() {
-                        if case .end = next { ended = true }
+                        switch next {
+                        case .body(var chunk) where !tooLarge:
+                            tooLarge = body.readableBytes + chunk.readableBytes > limit && limit > 0
+                            if limit > 0 && !tooLarge { body.writeBuffer(&chunk) }
+                        case .end: ended = true
+                        default: break
+                        }
                     }
                     guard ended else { return }
                     let writer = ResponseWriter(outbound: outbound, allocator: allocator, request: head)
-                    let keepOpen = await router.respond(to: head, writer: writer)
+                    let keepOpen = await router.respond(to: head, body: tooLarge ? nil : body, writer: writer)
                     guard keepOpen, writer.keepAlive else { return }
                 }
             }

@@ -8,11 +8,12 @@ import NIOHTTP1
 struct RequestRouter: Sendable {
     let context: ProxyContext
 
-    /// Serves `request`; returns whether the connection may carry another one.
-    func respond(to request: HTTPRequestHead, writer: ResponseWriter) async -> Bool {
+    /// Serves `request`; returns whether the connection may carry another one. `body` is what
+    /// the request carried (read for POST only), nil when it was over the limit.
+    func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async -> Bool {
         context.counters.requestReceived()
         do {
-            try await route(request, writer: writer)
+            try await route(request, body: body, writer: writer)
             return true
         } catch let failure as ProxyFailure {
             guard !writer.headSent else {
@@ -34,10 +35,7 @@ struct RequestRouter: Sendable {
         }
     }
 
-    private func route(_ request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        guard request.method == .GET || request.method == .HEAD else {
-            throw ProxyFailure(status: 405, "only GET and HEAD are served", headers: ["Allow": "GET, HEAD"])
-        }
+    private func route(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         let route: ProxyRoute
         do {
             route = try ProxyRoute(parsing: request.uri.utf8, limits: context.configuration.limits.requestTarget)
@@ -48,8 +46,15 @@ struct RequestRouter: Sendable {
             default: throw ProxyFailure(status: 400, error.message)
             }
         }
+        if case .prefetch = route {
+            try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
+            return
+        }
+        guard request.method == .GET || request.method == .HEAD else {
+            throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
+        }
         switch route {
-        case .status:
+        case .status, .prefetch:
             try await StatusResponder(context: context).respond(writer: writer)
         case .proxy(let origin):
             if let allowList = context.allowList, !allowList.allows(origin.host) {

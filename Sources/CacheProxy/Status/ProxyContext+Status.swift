@@ -19,6 +19,7 @@ extension ProxyContext {
             express: lane(upstream.express),
             segment: lane(upstream.segments),
             traffic: counters.snapshot,
-            breakers: upstream.breakers.states)
+            breakers: upstream.breakers.states,
+            prefetch: prefetch.status)
     }
 }

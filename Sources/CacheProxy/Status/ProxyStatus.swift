@@ -45,4 +45,6 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
     public var traffic: Traffic
     /// Origins whose circuit breaker is open or half-open, by authority.
     public var breakers: [String: String]
+    /// The prefetch queue.
+    public var prefetch: PrefetchStatus
 }

@@ -11,13 +11,18 @@ struct StatusResponder {
     let context: ProxyContext
 
     func respond(writer: ResponseWriter) async throws {
+        try await Self.sendJSON(context.status, status: .ok, writer: writer)
+    }
+
+    /// Sends `value` as a JSON document.
+    static func sendJSON(_ value: some Encodable, status: HTTPResponseStatus, writer: ResponseWriter) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let body = try encoder.encode(context.status)
+        let body = try encoder.encode(value)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Cache-Control", value: "no-store")
-        try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: body))
+        try await writer.sendComplete(status: status, headers: headers, body: writer.allocator.buffer(bytes: body))
     }
 }

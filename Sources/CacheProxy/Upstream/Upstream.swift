@@ -151,12 +151,13 @@ final class Upstream: Sendable {
         try fill.finish(resourceEnded: resourceEnded)
     }
 
-    /// Fetches a whole resource into memory, up to `limit` bytes (for playlists).
+    /// Fetches a whole resource into memory, up to `limit` bytes (for playlists), on the express
+    /// lane unless told otherwise (prefetching uses the segment lane).
     ///
     /// - Returns: the head, the body and the URL after redirects.
-    func fetchWhole(_ origin: OriginURL, limit: Int) async throws -> (OriginResponseHead, [UInt8], String) {
-        try await express.run {
-            let response = try await send(origin, range: nil, lane: .express)
+    func fetchWhole(_ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind = .express) async throws -> (OriginResponseHead, [UInt8], String) {
+        try await lane(kind).run {
+            let response = try await send(origin, range: nil, lane: kind)
             let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
             guard head.status == 200 else {
                 throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")

@@ -1,0 +1,72 @@
+public import CacheProxyParsing
+public import CacheStore
+import HLS
+public import Logging
+import NIOPosix
+import SparseFile
+import Synchronization
+
+/// Downloads a whole HLS presentation (its playlists, every segment, init section and key, and
+/// the audio and subtitle renditions of the chosen variants) or a whole file into a store, so
+/// that a ``CacheProxy`` on that store plays it with the origin down.
+///
+/// Everything is cached exactly as the proxy caches it. A run fetches only what the store
+/// lacks, so running it again after an interruption continues where it stopped (byte ranges of
+/// a partly fetched segment included). Fetches run a few at a time on the proxy's segment lane
+/// and are retried with backoff.
+public final class OfflineDownloader: Sendable {
+    public struct Options: Sendable {
+        /// Which variant of a multivariant playlist to download. Default: the highest.
+        public var variant: PrefetchRequest.VariantChoice = .highest
+        /// Download every variant (and every rendition) instead of one.
+        public var allVariants = false
+        /// Pin everything downloaded, so eviction never removes it.
+        public var pin = false
+        /// Fetches at once.
+        public var concurrency = 4
+        /// Tries per resource before the run gives up on it.
+        public var attempts = 4
+
+        public init() {}
+    }
+
+    private let store: CacheStore
+    private let configuration: CacheProxyConfiguration
+    private let logger: Logger
+
+    public init(store: CacheStore, configuration: CacheProxyConfiguration = CacheProxyConfiguration(),
+                logger: Logger = Logger(label: "sparsecache.fetch")) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Downloads `url`; `progress` is called after every resource.
+    ///
+    /// - Throws: ``DownloadError`` when a resource could not be fetched after every attempt, or
+    ///   the presentation is live (it never ends, so it cannot be downloaded whole);
+    ///   `CancellationError` when the task is cancelled (what was fetched is kept).
+    public func download(
+        _ url: String, options: Options = Options(), progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+    ) async throws -> DownloadReport {
+        let origin: OriginURL
+        do {
+            origin = try OriginURL(parsing: url)
+        } catch {
+            throw DownloadError(message: "\(url) is not an http(s) URL: \(error.message)", failures: [])
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
+        let run = DownloadRun(context: context, options: options, progress: progress)
+        do {
+            let report = try await run.download(origin)
+            await context.upstream.shutdown()
+            try? await group.shutdownGracefully()
+            return report
+        } catch {
+            await context.upstream.shutdown()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+}

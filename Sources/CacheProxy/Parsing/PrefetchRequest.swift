@@ -1,0 +1,131 @@
+import FoundationEssentials
+
+/// A `POST /prefetch` body, parsed from untrusted JSON:
+///
+/// ```json
+/// {"urls": ["https://cdn.example/a/master.m3u8", "https://cdn.example/b.mp4"], "seconds": 6, "variant": "lowest"}
+/// ```
+///
+/// `urls` lists the videos in feed order. Exactly one budget applies to each video: `seconds` of
+/// playback, `segments`, or `bytes` (every byte fetched counts, playlists included).
+/// `variant` picks the variant of a multivariant playlist: `"lowest"` (the default),
+/// `"highest"`, or a bandwidth in bits per second (the closest one).
+public struct PrefetchRequest: Sendable, Hashable {
+    public enum Budget: Sendable, Hashable {
+        case seconds(Double)
+        case segments(Int)
+        case bytes(UInt64)
+    }
+
+    public enum VariantChoice: Sendable, Hashable {
+        case lowest
+        case highest
+        /// The variant whose bandwidth is closest to this many bits per second.
+        case closest(UInt64)
+    }
+
+    /// Limits on what one request may ask for.
+    public struct Limits: Sendable, Hashable {
+        public var maximumBodyBytes = 256 * 1024
+        public var maximumURLs = 100
+        public var maximumSeconds: Double = 3600
+        public var maximumSegments = 1000
+        public var maximumBytes: UInt64 = 1 << 30
+
+        public init() {}
+    }
+
+    public var urls: [OriginURL]
+    public var budget: Budget
+    public var variant: VariantChoice
+
+    public init(urls: [OriginURL], budget: Budget, variant: VariantChoice = .lowest) {
+        self.urls = urls
+        self.budget = budget
+        self.variant = variant
+    }
+
+    /// Parses and validates a request body.
+    ///
+    /// - Throws: ``ParseError``: ``ParseError/Code/tooLong`` for a body or list over the limits,
+    ///   ``ParseError/Code/malformed`` for anything that is not the JSON above,
+    ///   ``ParseError/Code/missing`` without URLs or a budget, and the errors of ``OriginURL``.
+    public init(parsing body: some Collection<UInt8>, limits: Limits = Limits()) throws(ParseError) {
+        guard body.count <= limits.maximumBodyBytes else {
+            throw ParseError(.tooLong, "a prefetch request is limited to \(limits.maximumBodyBytes) bytes")
+        }
+        let decoded: Body
+        do {
+            decoded = try JSONDecoder().decode(Body.self, from: Data(body))
+        } catch {
+            throw ParseError(.malformed, "the body is not a prefetch request: \(Self.describe(error))")
+        }
+        guard !decoded.urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty") }
+        guard decoded.urls.count <= limits.maximumURLs else {
+            throw ParseError(.tooLong, "more than \(limits.maximumURLs) urls")
+        }
+        var urls: [OriginURL] = []
+        for url in decoded.urls { urls.append(try OriginURL(parsing: Array(url.utf8))) }
+        let budgets = [decoded.seconds != nil, decoded.segments != nil, decoded.bytes != nil].filter { $0 }.count
+        guard budgets == 1 else {
+            throw ParseError(budgets == 0 ? .missing : .malformed, "give exactly one of \"seconds\", \"segments\" or \"bytes\"")
+        }
+        if let seconds = decoded.seconds {
+            guard seconds.isFinite, seconds > 0, seconds <= limits.maximumSeconds else {
+                throw ParseError(.malformed, "\"seconds\" must be above 0 and at most \(limits.maximumSeconds)")
+            }
+            budget = .seconds(seconds)
+        } else if let segments = decoded.segments {
+            guard segments > 0, segments <= limits.maximumSegments else {
+                throw ParseError(.malformed, "\"segments\" must be 1 to \(limits.maximumSegments)")
+            }
+            budget = .segments(segments)
+        } else {
+            let bytes = decoded.bytes ?? 0
+            guard bytes > 0, bytes <= limits.maximumBytes else {
+                throw ParseError(.malformed, "\"bytes\" must be 1 to \(limits.maximumBytes)")
+            }
+            budget = .bytes(bytes)
+        }
+        self.urls = urls
+        switch decoded.variant {
+        case nil, .name("lowest"): variant = .lowest
+        case .name("highest"): variant = .highest
+        case .bandwidth(let bitsPerSecond) where bitsPerSecond > 0: variant = .closest(bitsPerSecond)
+        default: throw ParseError(.malformed, "\"variant\" must be \"lowest\", \"highest\" or a bandwidth in bits/s")
+        }
+    }
+
+    private struct Body: Decodable {
+        var urls: [String]
+        var seconds: Double?
+        var segments: Int?
+        var bytes: UInt64?
+        var variant: Variant?
+    }
+
+    private enum Variant: Decodable {
+        case name(String)
+        case bandwidth(UInt64)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self) {
+                self = .name(name)
+            } else {
+                self = .bandwidth(try container.decode(UInt64.self))
+            }
+        }
+    }
+
+    /// A short reason, without the coding path noise of `DecodingError`'s description.
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        default:
+            return "invalid JSON"
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import CacheProxyParsing
+import Synchronization
+
+/// The prefetch queue: the heads of the next videos of a feed, warmed in feed order, two at a
+/// time, on the segment lane.
+///
+/// A new list replaces the old one (the user scrolled): videos no longer listed are dropped
+/// from the queue, and their jobs in flight are cut (what they stored stays); videos in both
+/// lists keep their progress.
+final class PrefetchScheduler: Sendable {
+    private struct Entry {
+        var job: PrefetchJob
+        var state: State
+        var detail: String?
+        var task: Task<Void, Never>?
+        var bytes: UInt64 = 0
+    }
+
+    private enum State: String {
+        case queued, running, done, failed, cancelled, stopped
+        var isFinished: Bool { self != .queued && self != .running }
+    }
+
+    private struct Queue {
+        var entries: [Entry] = []
+        var isClosed = false
+    }
+
+    private let queue = Mutex(Queue())
+    /// Videos warmed at once; the rest of the segment lane stays free for players.
+    let concurrency: Int
+    private static let reportedJobs = 200
+
+    init(concurrency: Int = 2) {
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// Replaces the queue with `request`'s videos and starts warming them through `context`.
+    @discardableResult
+    func replace(with request: PrefetchRequest, context: ProxyContext) -> PrefetchStatus {
+        let cut = queue.withLock { queue -> [Task<Void, Never>] in
+            guard !queue.isClosed else { return [] }
+            let wanted = request.urls.map(\.string)
+            var cut: [Task<Void, Never>] = []
+            var kept: [String: Entry] = [:]
+            for entry in queue.entries {
+                if wanted.contains(entry.job.origin.string) {
+                    kept[entry.job.origin.string] = entry
+                } else if entry.state == .running, let task = entry.task {
+                    cut.append(task)
+                }
+            }
+            queue.entries = request.urls.map { url in
+                kept.removeValue(forKey: url.string)
+                    ?? Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant), state: .queued)
+            }
+            return cut
+        }
+        for task in cut { task.cancel() }
+        startWaitingJobs()
+        return status
+    }
+
+    /// Cancels every job: queued ones are dropped, running ones cut.
+    @discardableResult
+    func cancelAll() -> PrefetchStatus {
+        let tasks = queue.withLock { queue -> [Task<Void, Never>] in
+            let tasks = queue.entries.compactMap { $0.state == .running ? $0.task : nil }
+            queue.entries.removeAll()
+            return tasks
+        }
+        for task in tasks { task.cancel() }
+        return status
+    }
+
+    /// Stops for good: cancels everything and waits for the jobs in flight to end.
+    func shutdown() async {
+        let tasks = queue.withLock { queue -> [Task<Void, Never>] in
+            queue.isClosed = true
+            return queue.entries.compactMap(\.task)
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    var status: PrefetchStatus {
+        queue.withLock { queue in
+            let jobs = queue.entries.map { entry in
+                PrefetchStatus.Job(
+                    state: entry.state.rawValue, url: entry.job.origin.string,
+                    bytesFetched: entry.state == .running ? entry.job.spent.load(ordering: .relaxed) : entry.bytes,
+                    budget: Self.describe(entry.job.budget), detail: entry.detail)
+            }
+            return PrefetchStatus(
+                queued: queue.entries.count { $0.state == .queued },
+                running: queue.entries.count { $0.state == .running },
+                finished: queue.entries.count { $0.state.isFinished },
+                bytesFetched: jobs.reduce(0) { $0 + $1.bytesFetched },
+                jobs: Array(jobs.prefix(Self.reportedJobs)))
+        }
+    }
+
+    private func startWaitingJobs() {
+        queue.withLock { queue in
+            guard !queue.isClosed else { return }
+            var running = queue.entries.count { $0.state == .running }
+            for index in queue.entries.indices where running < concurrency && queue.entries[index].state == .queued {
+                let job = queue.entries[index].job
+                queue.entries[index].state = .running
+                queue.entries[index].task = Task { [weak self] in
+                    let outcome = await Self.outcome(of: job)
+                    self?.finish(job, outcome)
+                }
+                running += 1
+            }
+        }
+    }
+
+    private static func outcome(of job: PrefetchJob) async -> (State, String?) {
+        do {
+            return (.done, try await job.run())
+        } catch let stop as PrefetchStop {
+            switch stop.reason {
+            case .budgetSpent: return (.done, nil)
+            case .storeNearLimit: return (.stopped, "the cache is near its size limit")
+            }
+        } catch is CancellationError {
+            return (.cancelled, nil)
+        } catch {
+            return (Task.isCancelled ? .cancelled : .failed, "\(error)")
+        }
+    }
+
+    private func finish(_ job: PrefetchJob, _ outcome: (State, String?)) {
+        queue.withLock { queue in
+            guard let index = queue.entries.firstIndex(where: { $0.job === job }) else { return }
+            queue.entries[index].state = outcome.0
+            queue.entries[index].detail = outcome.1
+            queue.entries[index].bytes = job.spent.load(ordering: .relaxed)
+            queue.entries[index].task = nil
+        }
+        startWaitingJobs()
+    }
+
+    private static func describe(_ budget: PrefetchRequest.Budget) -> String {
+        switch budget {
+        case .seconds(let seconds): "\(seconds) seconds"
+        case .segments(let segments): "\(segments) segments"
+        case .bytes(let bytes): "\(bytes) bytes"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CacheProxyParsing
+import CacheStore
+import HLS
+import SparseFile
+
+/// Puts resources into the cache the way the proxy serves them, without a client: prefetching
+/// and offline downloads both go through here, so whatever they cache plays back offline.
+struct ResourceWarmer: Sendable {
+    let context: ProxyContext
+    let lane: UpstreamLane.Kind
+
+    /// A playlist, parsed, with the URL it came from (after redirects) and the bytes fetched
+    /// for it (0 when a cached VOD copy was used).
+    struct FetchedPlaylist {
+        var playlist: HLSPlaylist
+        var url: String
+        var fetchedBytes: UInt64
+    }
+
+    /// Fetches `origin`'s playlist and stores it raw, as a player's request would; a cached VOD
+    /// media playlist is used as is (it never changes).
+    func playlist(_ origin: OriginURL) async throws -> FetchedPlaylist {
+        let key = context.store.key(for: origin.string)
+        let playlists = PlaylistCache(context: context)
+        let cached = playlists.cached(key)
+        if let cached, let playlist = PlaylistCache.parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
+            return FetchedPlaylist(playlist: playlist, url: origin.string, fetchedBytes: 0)
+        }
+        let fetched = try await context.playlistFetches.fetch(origin, lane: lane)
+        playlists.save(fetched, key: key, replacing: cached?.body)
+        guard let playlist = PlaylistCache.parse(fetched.body, url: fetched.finalURL) else {
+            throw UpstreamError(.invalidResponse, "\(origin) is not a playlist")
+        }
+        return FetchedPlaylist(playlist: playlist, url: fetched.finalURL, fetchedBytes: UInt64(fetched.body.count))
+    }
+
+    /// Makes sure `range` of `origin` (all of it when nil) is cached: fetches what is missing,
+    /// waits for what others are fetching, and retries a piece whose fetch failed, up to
+    /// `attempts` times. Returns the bytes this call fetched.
+    @discardableResult
+    func bytes(_ origin: OriginURL, range: ByteRange? = nil, attempts: Int = 1) async throws -> UInt64 {
+        let key = context.store.key(for: origin.string)
+        let wanted = range ?? ByteRange(offset: 0, length: UInt64.max)
+        guard let wanted else { return 0 }
+        var fetched: UInt64 = 0
+        var failures = 0
+        while true {
+            try Task.checkCancellation()
+            let claim = try context.store.claim(key: key, range: wanted)
+            var lastError: UpstreamError?
+            for fill in claim.fills {
+                let start = fill.range.offset
+                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: FetchOwnership()) {
+                    lastError = error
+                }
+                fetched += fill.position - start
+            }
+            if let lastError {
+                failures += 1
+                guard failures < attempts, lastError.isRetryable else { throw lastError }
+                try await Task.sleep(for: .milliseconds(250 << min(failures, 5)))
+                continue
+            }
+            // Pieces others were fetching: follow them to their end, then look again.
+            let pending = context.store.plan(key: key, range: wanted).pieces.first { $0.state != .cached }
+            guard let pending else { return fetched }
+            if pending.state == .missing && claim.fills.isEmpty {
+                // Nothing could be claimed for it (a head-only entry's limit): it stays missing.
+                throw UpstreamError(.invalidResponse, "\(origin): bytes \(pending.range) cannot be cached")
+            }
+            if pending.state == .inFlight {
+                do {
+                    _ = try await context.store.reader(for: key).waitForBytes(at: pending.range.offset)
+                } catch let error as CacheStoreError where error.code != .closed {
+                    continue  // their fetch failed or ended short: claim it ourselves
+                }
+            }
+        }
+    }
+}
+
+extension UpstreamError {
+    /// Whether trying again later may succeed: network trouble and server errors, not a 404.
+    var isRetryable: Bool {
+        switch code {
+        case .unreachable, .truncated: true
+        case .status(let status): status >= 500 || status == 429
+        case .invalidResponse, .tooLarge, .storeFull: false
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import CacheProxy
+import CacheProxyParsing
+import CacheStore
+import Logging
+import SparseFile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `sparsecache fetch URL`: downloads a whole HLS presentation or file into the store for
+/// offline playback through the proxy. Running it again continues where it stopped.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download a whole HLS presentation (or file) into the cache for offline playback.",
+        discussion: """
+            Fetches the playlists, every segment, init segment and key, and the audio and subtitle renditions \
+            of the chosen variant, caching them exactly as `serve` does; afterwards the proxy plays the \
+            presentation with the origin down. Only what the cache lacks is fetched, so an interrupted run \
+            resumes where it stopped. The store must not be open by a running `serve` at the same time.
+            """)
+
+    @Argument(help: "The presentation's (multivariant) playlist URL, or a file's URL.") var url: String
+    @Option(name: .customLong("cache-dir"), help: "The store directory (default: the one serve uses).")
+    var cacheDirectory: String?
+    @Option(help: "The variant to download: lowest, highest (default) or a bandwidth in bits/s.")
+    var variant: VariantArgument = .init(.highest)
+    @Flag(name: .customLong("all-variants"), help: "Download every variant and rendition.")
+    var allVariants = false
+    @Flag(help: "Pin what was downloaded so eviction never removes it.")
+    var pin = false
+    @Option(help: "Fetches at once.") var concurrency = 4
+    @Option(help: "Tries per resource before giving up.") var attempts = 4
+
+    func run() async throws {
+        let directory = cacheDirectory ?? DefaultCacheDirectory.path
+        try DefaultCacheDirectory.create(directory)
+        // Commit often: a run killed outright loses at most this much of each fetch in flight.
+        let fileOptions = SparseFileOptions(durability: .none, autoCommitInterval: 256 * 1024)
+        let store: CacheStore
+        do {
+            store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(fileOptions: fileOptions))
+        } catch {
+            throw CommandFailure(code: .failure, message: error.message)
+        }
+        var logger = Logger(label: "sparsecache.fetch")
+        logger.logLevel = .critical
+        var options = OfflineDownloader.Options()
+        options.variant = variant.value
+        options.allVariants = allVariants
+        options.pin = pin
+        options.concurrency = max(1, concurrency)
+        options.attempts = max(1, attempts)
+        let downloader = OfflineDownloader(store: store, logger: logger)
+        let display = ProgressDisplay()
+        let (url, chosen) = (self.url, options)
+        let outcome = await withTaskGroup(of: Result<DownloadReport, any Error>.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await downloader.download(url, options: chosen) { display.show($0) })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                // SIGINT or SIGTERM stops the download; what was fetched is committed first.
+                guard let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM]) else { return .failure(CancellationError()) }
+                return .failure(CommandFailure(code: .failure, message: "stopped by signal \(signal); run again to resume"))
+            }
+            let first = await group.next() ?? .failure(CancellationError())
+            group.cancelAll()
+            return first
+        }
+        display.finish()
+        try? store.close()
+        switch outcome {
+        case .success(let report):
+            writeToStandardOutput("fetched \(url): \(report.resources) resources, \(report.segments) segments, \(report.bytesFetched) bytes from the origin\(pin ? ", pinned" : "")\n")
+        case .failure(let failure as CommandFailure):
+            throw failure
+        case .failure(let error as DownloadError):
+            throw CommandFailure(code: .failure, message: error.description)
+        case .failure(let error):
+            throw CommandFailure(code: .failure, message: "\(url): \(error)")
+        }
+    }
+}
+
+/// `lowest`, `highest` or a bandwidth in bits/s.
+struct VariantArgument: ExpressibleByArgument {
+    var value: PrefetchRequest.VariantChoice
+    init(_ value: PrefetchRequest.VariantChoice) { self.value = value }
+    init?(argument: String) {
+        switch argument {
+        case "lowest": value = .lowest
+        case "highest": value = .highest
+        default:
+            guard let bandwidth = UInt64(argument), bandwidth > 0 else { return nil }
+            value = .closest(bandwidth)
+        }
+    }
+    var defaultValueDescription: String { "highest" }
+}
