@@ -42,15 +42,18 @@ struct DownloadTests {
             let slow = TestOrigin.Faults(chunkDelay: .milliseconds(20), chunkSize: 10_000)
             PrefetchTests.publish("r", on: harness.origin, segments: 8, faults: slow)
             let url = harness.origin.url("/r/master.m3u8")
-            let first = Task { try await Self.downloader(harness).download(url) }
-            try await Task.sleep(for: .milliseconds(400))
-            first.cancel()
-            _ = await first.result
             let store = harness.store
             func cached(_ path: String) -> [ByteRange] {
                 store.reader(for: store.key(for: harness.origin.url(path))).file?.cachedRanges ?? []
             }
             let paths = (0..<8).map { "/r/high/s\($0).m4s" }
+            let first = Task { try await Self.downloader(harness).download(url) }
+            // Interrupt it once some segment bytes are stored, part-way through.
+            for _ in 0..<500 where !paths.contains(where: { !cached($0).isEmpty }) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            first.cancel()
+            _ = await first.result
             let storedBefore = Dictionary(uniqueKeysWithValues: paths.map { ($0, cached($0)) })
             #expect(storedBefore.values.contains { !$0.isEmpty })
             harness.origin.resetLog()
