@@ -16,7 +16,8 @@ nginx_binary() {
 }
 
 # start_nginx ROOT PORT WORKDIR: serves ROOT on 127.0.0.1:PORT (static, sendfile, keep-alive);
-# sets NGINX_PID.
+# sets NGINX_PID. NGINX_ACCESS_LOG=FILE logs "URI RANGE STATUS BYTES_SENT" per request;
+# NGINX_LIMIT_RATE=50k throttles every response (a slow origin).
 start_nginx() {
     local root=$1 port=$2 work=$3
     mkdir -p "$work/tmp"
@@ -31,7 +32,9 @@ error_log $work/nginx-error.log warn;
 pid $work/nginx.pid;
 events { worker_connections 4096; }
 http {
-    access_log off;
+    log_format ranges '\$uri "\$http_range" \$status \$body_bytes_sent';
+    access_log ${NGINX_ACCESS_LOG:-off}${NGINX_ACCESS_LOG:+ ranges};
+    ${NGINX_LIMIT_RATE:+limit_rate $NGINX_LIMIT_RATE;}
     sendfile on;
     keepalive_requests 1000000;
     keepalive_timeout 65;
