@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Prefetching against a throttled origin, in one run (Docs/BENCHMARKS.md, "Prefetch"):
+#  1. A player's playlist request while nothing else happens, then while the heads of 10 videos
+#     are being prefetched: the prefetching may add at most 10 ms (medians compared).
+#  2. The heads of 10 videos with a bytes budget each: bytes fetched per video (what the proxy
+#     reports and what nginx's access log says it sent) against the budget.
+# Usage: scripts/bench-prefetch.sh      (REQUESTS=40 BUDGET=600000 RATE=100k)
+# (nginx lets the first RATE bytes of a response through at once, so RATE must be below a
+# segment's 200 KB for the origin to be slow at all.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Benchmarks/proxy/common.sh
+./scripts/ensure-deps.sh bench
+
+requests=${REQUESTS:-40}
+budget=${BUDGET:-600000}
+rate=${RATE:-100k}
+swift build -c release --product sparsecache >&2
+binary="$(swift build -c release --show-bin-path)/sparsecache"
+work=$(mktemp -d)
+NGINX_PID=""
+PROXY_PID=""
+cleanup() {
+    stop_pids "$PROXY_PID" "$NGINX_PID"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== 20 videos of 30 one-second segments of 200 KB (v0-v9 load the origin, w0-w9 have budgets), a live playlist" >&2
+python3 - "$work/www" <<'PY'
+import os, sys
+root = sys.argv[1]
+for video in [f"v{index}" for index in range(10)] + [f"w{index}" for index in range(10)]:
+    folder = f"{root}/{video}"
+    os.makedirs(folder)
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD"]
+    for segment in range(30):
+        with open(f"{folder}/s{segment}.ts", "wb") as out:
+            out.write(os.urandom(200_000))
+        lines += ["#EXTINF:1.0,", f"s{segment}.ts"]
+    lines.append("#EXT-X-ENDLIST")
+    open(f"{folder}/index.m3u8", "w").write("\n".join(lines) + "\n")
+live = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:100"]
+for segment in range(100, 106):
+    live += ["#EXTINF:2.0,", f"live{segment}.ts"]
+open(f"{root}/live.m3u8", "w").write("\n".join(live) + "\n")
+PY
+
+origin_port=$(free_port)
+NGINX_ACCESS_LOG="$work/access.log" NGINX_LIMIT_RATE=$rate start_nginx "$work/www" "$origin_port" "$work/nginx"
+start_proxy "$binary" "$work/cache" --max-size 2GiB
+origin="http://127.0.0.1:$origin_port"
+
+python3 - "$PROXY_PORT" "$origin" "$requests" "$budget" "$work/access.log" <<'PY'
+import json, statistics, sys, threading, time, urllib.parse, urllib.request
+port, origin, requests, budget, access_log = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+proxy = f"http://127.0.0.1:{port}"
+
+def playlist_times():
+    # A live playlist is fetched fresh from the origin on every request: the express lane's path.
+    url = f"{proxy}/proxy?url=" + urllib.parse.quote(f"{origin}/live.m3u8", safe="")
+    times = []
+    for _ in range(requests):
+        start = time.perf_counter()
+        body = urllib.request.urlopen(url).read()
+        times.append((time.perf_counter() - start) * 1000)
+        assert body.startswith(b"#EXTM3U")
+        time.sleep(0.02)
+    return times
+
+def post(body):
+    request = urllib.request.Request(f"{proxy}/prefetch", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))
+
+def queue():
+    return json.load(urllib.request.urlopen(f"{proxy}/prefetch"))
+
+def settle():
+    while True:
+        state = queue()
+        if state["queued"] == 0 and state["running"] == 0:
+            return state
+        time.sleep(0.05)
+
+urls = [f"{origin}/v{video}/index.m3u8" for video in range(10)]
+idle = playlist_times()
+# Whole videos, so that prefetching is still busy on the segment lane while the player asks.
+started = post({"urls": urls, "seconds": 30})
+time.sleep(0.3)
+before = queue()
+busy = playlist_times()
+during = queue()
+print("queue before:", [(job["state"], job["bytesFetched"], job.get("detail")) for job in before["jobs"]][:4], file=sys.stderr)
+urllib.request.urlopen(urllib.request.Request(f"{proxy}/prefetch", method="DELETE")).read()
+settle()
+idle_median, busy_median = statistics.median(idle), statistics.median(busy)
+print(f"playlist request, idle: median {idle_median:.2f} ms, p90 {sorted(idle)[int(len(idle) * 0.9)]:.2f} ms")
+print(f"playlist request while 10 videos prefetch ({during['running']} running, {during['queued']} queued): "
+      f"median {busy_median:.2f} ms, p90 {sorted(busy)[int(len(busy) * 0.9)]:.2f} ms")
+verdict = busy_median <= idle_median + 10
+print(f"prefetching adds {busy_median - idle_median:+.2f} ms to a playlist request   goal <= +10 ms  {'PASS' if verdict else 'FAIL'}")
+
+# Budgets: other videos (a new list replaces the old), with a byte budget each.
+urls = [f"{origin}/w{video}/index.m3u8" for video in range(10)]
+log_start = len(open(access_log).read().splitlines())
+post({"urls": urls, "bytes": budget})
+final = settle()
+sent = {}
+for line in open(access_log).read().splitlines()[log_start:]:
+    path, _, status, count = line.rsplit(" ", 3)
+    video = path.split("/")[1]
+    sent[video] = sent.get(video, 0) + int(count)
+within = True
+print(f"\nheads of 10 videos, budget {budget} bytes each:")
+print("video   state   proxy bytes   origin sent   budget")
+for index, job in enumerate(final["jobs"]):
+    origin_sent = sent.get(f"w{index}", 0)
+    ok = job["bytesFetched"] <= budget and origin_sent <= budget
+    within = within and ok
+    print(f"w{index:<6} {job['state']:<7} {job['bytesFetched']:>11}   {origin_sent:>11}   {budget}  {'PASS' if ok else 'FAIL'}")
+total = sum(job["bytesFetched"] for job in final["jobs"])
+print(f"total {total} bytes fetched for a budget of {budget * 10}   goal: every video within its budget  {'PASS' if within else 'FAIL'}")
+sys.exit(0 if verdict and within else 1)
+PY
