@@ -15,16 +15,10 @@ source Benchmarks/proxy/common.sh
 requests=${REQUESTS:-40}
 budget=${BUDGET:-600000}
 rate=${RATE:-100k}
-swift build -c release --product sparsecache >&2
-binary="$(swift build -c release --show-bin-path)/sparsecache"
-work=$(mktemp -d)
-NGINX_PID=""
-PROXY_PID=""
-cleanup() {
-    stop_pids "$PROXY_PID" "$NGINX_PID"
-    rm -rf "$work"
-}
-trap cleanup EXIT
+build_sparsecache release
+binary=$BINARY
+use_scratch_directory
+work=$WORK
 
 echo "== 20 videos of 30 one-second segments of 200 KB (v0-v9 load the origin, w0-w9 have budgets), a live playlist" >&2
 python3 - "$work/www" <<'PY'

@@ -20,17 +20,11 @@ runs=${RUNS:-3}
 soak_seconds=${SOAK_SECONDS:-60}
 ttfb_count=${TTFB_COUNT:-30}
 ./scripts/ensure-deps.sh bench
-swift build -c release --product sparsecache >&2
-binary="$(swift build -c release --show-bin-path)/sparsecache"
+build_sparsecache release
+binary=$BINARY
 
-work=$(mktemp -d)
-NGINX_PID=""
-PROXY_PID=""
-cleanup() {
-    stop_pids "$PROXY_PID" "$NGINX_PID"
-    rm -rf "$work"
-}
-trap cleanup EXIT
+use_scratch_directory
+work=$WORK
 
 mkdir -p "$work/www"
 head -c $((2 * 1000 * 1000)) /dev/urandom >"$work/www/segment.ts"

@@ -9,24 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/proxy/common.sh
 
-./scripts/ensure-deps.sh test || true
-if ! command -v ffmpeg >/dev/null 2>&1; then
-    echo "e2e-prefetch: SKIPPED: ffmpeg is not installed and could not be installed" >&2
-    exit 0
-fi
-[ -x "$(nginx_binary)" ] || { echo "e2e-prefetch: nginx is missing" >&2; exit 1; }
+require_media_tools e2e-prefetch
 
-swift build --product sparsecache >&2
-binary="$(swift build --show-bin-path)/sparsecache"
-work=$(mktemp -d)
-NGINX_PID=""
-PROXY_PID=""
-FETCH_PID=""
-cleanup() {
-    stop_pids "$FETCH_PID" "$PROXY_PID" "$NGINX_PID"
-    rm -rf "$work"
-}
-trap cleanup EXIT
+build_sparsecache debug
+binary=$BINARY
+use_scratch_directory
+work=$WORK
 
 echo "== making 5 streams" >&2
 patterns=(testsrc testsrc2 smptebars rgbtestsrc pal75bars)
@@ -57,7 +45,17 @@ compare() {
         failures=$((failures + 1))
     fi
 }
-json() { python3 -c "import json, sys, urllib.request; print(urllib.request.urlopen('$1').read().decode())"; }
+# play_offline CACHE_DIR URL NAME: with the origin stopped, plays URL whole through a proxy on
+# CACHE_DIR and compares it with the direct play NAME was made from.
+play_offline() {
+    stop_pids "$NGINX_PID"
+    NGINX_PID=""
+    start_proxy "$binary" "$1"
+    play "$(through_proxy "$2")" "offline-$3"
+    compare "direct-$3" "offline-$3"
+    stop_pids "$PROXY_PID"
+    PROXY_PID=""
+}
 
 start_nginx "$work/www" "$origin_port" "$work/nginx"
 for index in 0 1 2 3 4; do play "$origin/v$index/index.m3u8" "direct-head-$index" 4; done
@@ -97,13 +95,7 @@ echo "== 2. fetch a whole stream, then play it offline" >&2
 start_nginx "$work/www" "$origin_port" "$work/nginx"
 "$binary" fetch "$origin/v0/index.m3u8" --cache-dir "$work/cache-fetch" 2>"$work/fetch.log"
 tail -1 "$work/fetch.log" >&2
-stop_pids "$NGINX_PID"
-NGINX_PID=""
-start_proxy "$binary" "$work/cache-fetch"
-play "$(through_proxy "$origin/v0/index.m3u8")" offline-whole-0
-compare direct-whole-0 offline-whole-0
-stop_pids "$PROXY_PID"
-PROXY_PID=""
+play_offline "$work/cache-fetch" "$origin/v0/index.m3u8" whole-0
 
 echo "== 3. stop a fetch half-way through a slow origin, then resume it" >&2
 NGINX_ACCESS_LOG="$work/access.log" NGINX_LIMIT_RATE=40k start_nginx "$work/www" "$origin_port" "$work/nginx-slow"
@@ -134,13 +126,7 @@ for line in second:
         sys.exit(f"e2e-prefetch: FAIL: the second run asked for bytes of {path} it had stored ({rng}, {stored[path]} stored)")
 print("e2e-prefetch: resumed %d resources (%d partly stored), no stored byte asked for again" % (len(second), len(partial)), file=sys.stderr)
 PY
-stop_pids "$NGINX_PID"
-NGINX_PID=""
-start_proxy "$binary" "$work/cache-resume"
-play "$(through_proxy "$origin/v1/index.m3u8")" offline-whole-1
-compare direct-whole-1 offline-whole-1
-stop_pids "$PROXY_PID"
-PROXY_PID=""
+play_offline "$work/cache-resume" "$origin/v1/index.m3u8" whole-1
 
 [ "$failures" -eq 0 ] || { echo "e2e-prefetch: $failures comparison(s) failed" >&2; exit 1; }
 echo "e2e-prefetch: all passed" >&2

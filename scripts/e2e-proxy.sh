@@ -7,23 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/proxy/common.sh
 
-./scripts/ensure-deps.sh test || true
-if ! command -v ffmpeg >/dev/null 2>&1; then
-    echo "e2e-proxy: SKIPPED: ffmpeg is not installed and could not be installed" >&2
-    exit 0
-fi
-[ -x "$(nginx_binary)" ] || { echo "e2e-proxy: nginx is missing" >&2; exit 1; }
+require_media_tools e2e-proxy
 
-swift build --product sparsecache >&2
-binary="$(swift build --show-bin-path)/sparsecache"
-work=$(mktemp -d)
-NGINX_PID=""
-PROXY_PID=""
-cleanup() {
-    stop_pids "$PROXY_PID" "$NGINX_PID"
-    rm -rf "$work"
-}
-trap cleanup EXIT
+build_sparsecache debug
+binary=$BINARY
+use_scratch_directory
+work=$WORK
 
 echo "== making the streams" >&2
 mkdir -p "$work/www/ts" "$work/www/fmp4"

@@ -11,6 +11,32 @@ urlencode() {
     python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
 }
 
+# require_media_tools NAME: installs what the end-to-end scripts drive; without ffmpeg (which
+# could not be installed) the script is skipped.
+require_media_tools() {
+    ./scripts/ensure-deps.sh test || true
+    if ! command -v ffmpeg >/dev/null 2>&1; then
+        echo "$1: SKIPPED: ffmpeg is not installed and could not be installed" >&2
+        exit 0
+    fi
+    [ -x "$(nginx_binary)" ] || { echo "$1: nginx is missing" >&2; exit 1; }
+}
+
+# build_sparsecache [debug|release]: builds the command-line tool; sets BINARY.
+build_sparsecache() {
+    local configuration=${1:-debug}
+    swift build -c "$configuration" --product sparsecache >&2
+    BINARY="$(swift build -c "$configuration" --show-bin-path)/sparsecache"
+}
+
+# use_scratch_directory: sets WORK to a fresh folder; on exit, the nginx, proxy and fetch
+# processes the script started (NGINX_PID, PROXY_PID, FETCH_PID) are stopped and it is removed.
+use_scratch_directory() {
+    WORK=$(mktemp -d)
+    NGINX_PID="" PROXY_PID="" FETCH_PID=""
+    trap 'stop_pids "$FETCH_PID" "$PROXY_PID" "$NGINX_PID"; rm -rf "$WORK"' EXIT
+}
+
 nginx_binary() {
     command -v nginx 2>/dev/null || echo /usr/sbin/nginx
 }
