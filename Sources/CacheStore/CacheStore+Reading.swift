@@ -68,3 +68,17 @@ extension CacheStore {
         }
     }
 }
+
+extension CacheStore {
+    /// Counts a request the cache answered entirely without a ``claim(key:range:)``, and marks
+    /// the entry used. `bytesSentDirectly` are bytes served without an ``EntryReader`` (with
+    /// `sendfile` from a ``SparseFile/verifiedRegion(for:)``); bytes read through a reader are
+    /// counted by the reader.
+    public func recordHit(key: String, bytesSentDirectly: UInt64 = 0) {
+        state.withLock { state in
+            state.statistics.hits += 1
+            state.statistics.bytesFromCache += bytesSentDirectly
+            state.touch(key, at: Self.now())
+        }
+    }
+}

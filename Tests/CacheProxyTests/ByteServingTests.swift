@@ -120,18 +120,19 @@ struct ByteServingTests {
         }
     }
 
-    @Test("A cached hit makes no upstream request and counts as a hit")
+    @Test("A cached hit makes no upstream request and counts as a hit with its bytes")
     func hitMakesNoRequest() async throws {
         try await withSegment { harness in
             _ = try await harness.get("/v/seg.ts")
             harness.origin.resetLog()
-            let before = harness.store.statistics.hits
+            let before = harness.store.statistics
             for _ in 0..<3 {
                 let response = try await harness.get("/v/seg.ts", headers: [("Range", "bytes=100-199")])
                 #expect(response.body == Array(Self.body[100..<200]))
             }
             #expect(harness.origin.requests.isEmpty)
-            #expect(harness.store.statistics.hits == before + 3)
+            #expect(harness.store.statistics.hits == before.hits + 3)
+            #expect(harness.store.statistics.bytesFromCache == before.bytesFromCache + 300)
         }
     }
 

@@ -100,17 +100,6 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             region = Self.contiguousVerifiedRegion(bytes, of: file)
             guard region != nil || bytes.length <= UInt64(configuration.responseChunkSize) else { return nil }
         }
-        // Claiming cached bytes claims nothing: it counts the hit and marks the entry used. If
-        // the bytes went away meanwhile, the fills are given back and the request goes on.
-        guard let claimed = plan.body ?? ByteRange(offset: 0, length: 0), let claim = try? store.claim(key: key, range: claimed) else {
-            if let region { close(region.descriptor) }
-            return nil
-        }
-        guard claim.fills.isEmpty else {
-            for fill in claim.fills { fill.fail(CancellationError()) }
-            if let region { close(region.descriptor) }
-            return nil
-        }
         var body: IOData?
         if let bytes = plan.body {
             if let region {
@@ -126,6 +115,9 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             proxy.counters.recordServed(bytes.length)
         }
+        // Everything is cached (and a region's descriptor keeps its bytes readable even if the
+        // entry is evicted now): count the hit and mark the entry used, without planning again.
+        store.recordHit(key: key, bytesSentDirectly: region == nil ? 0 : plan.body?.length ?? 0)
         proxy.counters.requestReceived()
         let framing = ResponseFraming.apply(to: &plan.headers, version: head.version, keepAlive: head.isKeepAlive, isHead: isHead)
         return .answering(HTTPResponseHead(version: head.version, status: plan.status, headers: plan.headers), body,
