@@ -39,8 +39,14 @@ struct ConnectionHandler {
                     }
                     guard ended else { return }
                     let writer = ResponseWriter(outbound: outbound, allocator: allocator, request: head)
-                    let keepOpen = await router.respond(to: head, body: tooLarge ? nil : body, writer: writer)
-                    guard keepOpen, writer.keepAlive else { return }
+                    let complete = await router.respond(to: head, body: tooLarge ? nil : body, writer: writer)
+                    guard complete, writer.keepAlive else {
+                        // Closing drops what the channel still holds for the client: a complete
+                        // response is sent out whole first (a half-close waits for the pending
+                        // writes, or fails when the stall handler gives up on the client).
+                        if complete { try? await connection.channel.close(mode: .output) }
+                        return
+                    }
                 }
             }
         } catch {

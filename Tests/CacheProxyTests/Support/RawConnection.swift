@@ -41,22 +41,24 @@ final class RawConnection {
 
     /// Reads until the peer closes or `timeout` passes; returns the bytes and whether it closed.
     /// The socket is polled without blocking: a blocked thread would starve the cooperative
-    /// pool the proxy under test runs on.
-    func readUntilClosed(timeout: Duration) async -> (bytes: [UInt8], closed: Bool) {
+    /// pool the proxy under test runs on. With `bytesPerSecond`, reads like a slow client.
+    func readUntilClosed(timeout: Duration, bytesPerSecond: Int? = nil) async -> (bytes: [UInt8], closed: Bool) {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         let deadline = ContinuousClock.now + timeout
+        let tick = Duration.milliseconds(10)
         var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        var buffer = [UInt8](repeating: 0, count: bytesPerSecond.map { max(1, $0 / 100) } ?? 65536)
         while ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             let error = errno
             if count > 0 {
                 output += buffer[0..<count]
+                if bytesPerSecond != nil { try? await Task.sleep(for: tick) }
             } else if count == 0 || error == ECONNRESET {
                 return (output, true)
             } else {
-                try? await Task.sleep(for: .milliseconds(10))
+                try? await Task.sleep(for: tick)
             }
         }
         return (output, false)
