@@ -71,13 +71,11 @@ extension CacheStore {
 
 extension CacheStore {
     /// Counts a request the cache answered entirely without a ``claim(key:range:)``, and marks
-    /// the entry used. `bytesSentDirectly` are bytes served without an ``EntryReader`` (with
-    /// `sendfile` from a ``SparseFile/verifiedRegion(for:)``); bytes read through a reader are
-    /// counted by the reader.
-    public func recordHit(key: String, bytesSentDirectly: UInt64 = 0) {
+    /// the entry used. Its bytes are counted as they are served: by ``EntryReader/read(into:at:)``,
+    /// or ``EntryReader/recordServed(_:)`` for bytes sent straight from the file.
+    public func recordHit(key: String) {
         state.withLock { state in
             state.statistics.hits += 1
-            state.statistics.bytesFromCache += bytesSentDirectly
             state.touch(key, at: Self.now())
         }
     }

@@ -27,6 +27,12 @@ public struct EntryReader: Sendable {
         }
     }
 
+    /// Counts `count` bytes of this entry served without ``read(into:at:)``: sent straight from
+    /// the file (a ``SparseFile/verifiedRegion(for:)`` given to `sendfile`).
+    public func recordServed(_ count: UInt64) {
+        store.recordServed(count)
+    }
+
     /// Waits until byte `offset` is cached and returns how many bytes from it on are cached
     /// contiguously (at least 1).
     ///

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CacheProxyParsing
 import CacheStore
 import NIOCore
@@ -25,8 +20,8 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     private enum State {
         case idle
         case forwarding
-        /// The answer, sent when the request's end arrives; a file body's handle is closed once
-        /// it has been written.
+        /// The answer, sent when the request's end arrives (a file body's handle is closed by
+        /// `FileRegionCloser` once it has been written).
         case answering(HTTPResponseHead, IOData?, keepAlive: Bool)
     }
 
@@ -38,6 +33,13 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     init(proxy: ProxyContext) {
         self.proxy = proxy
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // An answer whose request never ended is never written: its file handle is ours to close.
+        if case .answering(_, .fileRegion(let region)?, _) = state { try? region.fileHandle.close() }
+        state = .idle
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -57,7 +59,6 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-                if case .fileRegion(let region) = body { try? region.fileHandle.close() }
                 if !keepAlive { channel.close(promise: nil) }
             }
         case (.end, _):
@@ -94,21 +95,14 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         // Bytes that were verified before go out with sendfile whatever their size (the kernel
         // reads them from the page cache as the socket takes them); others are read into a
         // buffer, which is only done here for up to one chunk.
-        var region: (descriptor: Int32, fileOffset: UInt64)?
-        if let bytes = plan.body {
-            guard file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
-            region = Self.contiguousVerifiedRegion(bytes, of: file)
-            guard region != nil || bytes.length <= UInt64(configuration.responseChunkSize) else { return nil }
-        }
         var body: IOData?
         if let bytes = plan.body {
-            if let region {
-                // NIO sends files only as a FileRegion over a NIOFileHandle; this one owns a
-                // duplicate descriptor and is closed when the write completes.
-                let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
-                let start = Int(region.fileOffset)
-                body = .fileRegion(FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + Int(bytes.length)))
+            guard file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
+            if let region = file.fileRegion(for: bytes) {
+                body = .fileRegion(region)
+                reader.recordServed(bytes.length)
             } else {
+                guard bytes.length <= UInt64(configuration.responseChunkSize) else { return nil }
                 var buffer = allocator.buffer(capacity: Int(bytes.length))
                 guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
                 body = .byteBuffer(buffer)
@@ -117,23 +111,10 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         // Everything is cached (and a region's descriptor keeps its bytes readable even if the
         // entry is evicted now): count the hit and mark the entry used, without planning again.
-        store.recordHit(key: key, bytesSentDirectly: region == nil ? 0 : plan.body?.length ?? 0)
+        store.recordHit(key: key)
         proxy.counters.requestReceived()
         let framing = ResponseFraming.apply(to: &plan.headers, version: head.version, keepAlive: head.isKeepAlive, isHead: isHead)
         return .answering(HTTPResponseHead(version: head.version, status: plan.status, headers: plan.headers), body,
                           keepAlive: framing.keepAlive)
-    }
-}
-
-extension CacheHitHandler {
-    /// A duplicate descriptor and the file offset of `bytes`, when they were all verified in this
-    /// process and lie in one contiguous run of the file (what one `FileRegion` can send).
-    static func contiguousVerifiedRegion(_ bytes: ByteRange, of file: SparseFile) -> (descriptor: Int32, fileOffset: UInt64)? {
-        guard let region = file.verifiedRegion(for: bytes) else { return nil }
-        guard region.spans.count == 1, let span = region.spans.first else {
-            close(region.descriptor)
-            return nil
-        }
-        return (region.descriptor, span.fileOffset)
     }
 }

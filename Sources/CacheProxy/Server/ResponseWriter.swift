@@ -34,7 +34,19 @@ final class ResponseWriter {
     }
 
     func sendBody(_ buffer: ByteBuffer) async throws {
-        try await outbound.write(.body(.byteBuffer(buffer)))
+        try await sendBody(.byteBuffer(buffer))
+    }
+
+    /// Sends a part of the body; a file region goes out with `sendfile`, with no copy and no
+    /// memory held while a slow client takes it. The region's handle is closed once it is
+    /// written, or here when it cannot be handed to the connection.
+    func sendBody(_ body: IOData) async throws {
+        do {
+            try await outbound.write(.body(body))
+        } catch {
+            if case .fileRegion(let region) = body { try? region.fileHandle.close() }
+            throw error
+        }
     }
 
     func sendEnd() async throws {

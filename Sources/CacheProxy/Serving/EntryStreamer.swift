@@ -56,10 +56,18 @@ struct EntryStreamer {
                 }
             }
             let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
-            var buffer = writer.allocator.buffer(capacity: count)
-            // A block that fails its checksum is dropped from the cache: the next pass fetches it.
-            guard try reader.read(into: &buffer, count: count, at: position) else { continue }
-            try await writer.sendBody(buffer)
+            let body: IOData
+            // Bytes this process verified, or that its own fill wrote, go out with sendfile.
+            if let file, let bytes = ByteRange(offset: position, length: UInt64(count)), let region = file.fileRegion(for: bytes) {
+                body = .fileRegion(region)
+                reader.recordServed(bytes.length)
+            } else {
+                var buffer = writer.allocator.buffer(capacity: count)
+                // A block that fails its checksum is dropped from the cache: the next pass fetches it.
+                guard try reader.read(into: &buffer, count: count, at: position) else { continue }
+                body = .byteBuffer(buffer)
+            }
+            try await writer.sendBody(body)
             context.counters.recordServed(UInt64(count))
             position += UInt64(count)
             retries = 0
