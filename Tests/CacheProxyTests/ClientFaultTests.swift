@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CacheProxy
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -87,7 +88,11 @@ struct ClientFaultTests {
     @Test("A slow client that keeps reading is never cut, however long its response takes",
           arguments: [SlowClientBody.cachedAndVerified, .followingAFetch])
     func slowReader(body kind: SlowClientBody) async throws {
-        try await ProxyHarness.run(configure: { $0.timeouts.clientWriteStall = .milliseconds(400) }) { harness in
+        let shortTimeouts: (inout CacheProxyConfiguration) -> Void = {
+            $0.timeouts.clientWriteStall = .milliseconds(400)
+            $0.timeouts.requestHead = .milliseconds(400)
+        }
+        try await ProxyHarness.run(configure: shortTimeouts) { harness in
             let faults = TestOrigin.Faults(chunkDelay: .milliseconds(5), chunkSize: 200_000)
             harness.origin.set("/big.ts", .init(Self.body, faults: kind == .followingAFetch ? faults : .init()))
             if kind == .cachedAndVerified {
@@ -96,7 +101,7 @@ struct ClientFaultTests {
             }
             let connection = try RawConnection(port: harness.port, receiveBufferSize: 16384)
             connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            // 4 MB at under 2 MB/s: the response stays unwritable for far longer than the stall timeout.
+            // 4 MB at under 2 MB/s: the response takes far longer than the stall and head timeouts.
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30), bytesPerSecond: 2_500_000)
             #expect(closed)
             let text = bytes.split(separator: 13, maxSplits: 1).first.map { String(decoding: $0, as: UTF8.self) }

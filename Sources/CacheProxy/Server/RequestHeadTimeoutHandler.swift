@@ -2,8 +2,12 @@ import NIOCore
 import NIOHTTP1
 
 /// Closes a connection that takes longer than `timeout` to send a request head, counted from
-/// the connection's start and from the end of each response: it stops slow-header clients and
-/// is the keep-alive idle timeout.
+/// the connection's start and from the moment each response has been written out: it stops
+/// slow-header clients and is the keep-alive idle timeout.
+///
+/// The wait starts when the response's end has left, not when it was queued: a cached body
+/// goes out as one file region behind which the end is queued at once, and a large one can take
+/// a slow client far longer than the timeout.
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -16,6 +20,9 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     /// At most one timer per connection: it re-arms itself while the connection keeps serving
     /// requests, instead of one timer being scheduled and cancelled per request.
     private var timer: Scheduled<Void>?
+    /// Request heads received so far: a response whose end is written after the next request
+    /// arrived (pipelining) must not start the wait.
+    private var headsReceived = 0
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
@@ -38,13 +45,26 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { disarm() }
+        if case .head = unwrapInboundIn(data) {
+            headsReceived += 1
+            disarm()
+        }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { arm(context) }
-        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        let written = promise ?? context.eventLoop.makePromise()
+        let heads = headsReceived
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        written.futureResult.whenSuccess {
+            let (handler, context) = loopBound.value
+            if handler.headsReceived == heads, context.channel.isActive { handler.arm(context) }
+        }
+        context.write(data, promise: written)
     }
 
     private func arm(_ context: ChannelHandlerContext) {
