@@ -69,6 +69,23 @@ struct ClientFaultTests {
         }
     }
 
+    @Test("An idle keep-alive connection is closed once the head timeout passes after its last response")
+    func idleKeepAlive() async throws {
+        try await ProxyHarness.run(configure: { $0.timeouts.requestHead = .milliseconds(300) }) { harness in
+            harness.origin.set("/small.ts", .init(Array(Self.body[0..<1000])))
+            _ = try await harness.get("/small.ts")
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/small.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let clock = ContinuousClock()
+            let start = clock.now
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
+            #expect(closed)
+            #expect(clock.now - start >= .milliseconds(250) && clock.now - start < .seconds(3))
+            #expect(String(decoding: bytes.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK")
+            #expect(Array(bytes.suffix(1000)) == Array(Self.body[0..<1000]))
+        }
+    }
+
     @Test("A client that stops reading is disconnected, and others are served meanwhile")
     func stalledReader() async throws {
         try await ProxyHarness.run(configure: { $0.timeouts.clientWriteStall = .milliseconds(500) }) { harness in
