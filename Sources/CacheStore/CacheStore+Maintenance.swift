@@ -17,7 +17,14 @@ extension CacheStore {
     public var totalBytes: UInt64 { state.withLock { $0.totalBytes } }
 
     /// The counters since the store was created.
-    public var statistics: StoreStatistics { state.withLock { $0.statistics } }
+    public var statistics: StoreStatistics { state.withLock { statistics(in: $0) } }
+
+    /// The counters, with the bytes served since open added. Lock held.
+    func statistics(in state: StoreState) -> StoreStatistics {
+        var statistics = state.statistics
+        statistics.bytesFromCache += bytesServedSinceOpen.load(ordering: .relaxed)
+        return statistics
+    }
 
     /// Stores `bytes` at `offset` of `key` in one go (the fetch already happened). Bytes that
     /// are cached or being fetched by someone else are skipped.

@@ -12,7 +12,7 @@ extension CacheStore {
     }
 
     func recordServed(_ count: UInt64) {
-        state.withLock { $0.statistics.bytesFromCache += count }
+        bytesServedSinceOpen.add(count, ordering: .relaxed)
     }
 
     private enum WaitDecision {

@@ -35,6 +35,9 @@ public final class CacheStore: Sendable {
     let layout: StoreDirectory
     let configuration: CacheStoreConfiguration
     let state: Mutex<StoreState>
+    /// Bytes served from the cache since the store was opened: counted on every read, so kept
+    /// out of the lock (added to ``StoreStatistics/bytesFromCache`` when the counters are read).
+    let bytesServedSinceOpen = Atomic<UInt64>(0)
     private let lockDescriptor: Mutex<Int32?>
     private let flusher: Mutex<Task<Void, Never>?>
 
@@ -138,7 +141,7 @@ public final class CacheStore: Sendable {
         guard isWritable else { return }
         var snapshot = state.withLock { state -> IndexSnapshot in
             state.isDirty = false
-            return IndexSnapshot(records: Array(state.records.values), statistics: state.statistics,
+            return IndexSnapshot(records: Array(state.records.values), statistics: statistics(in: state),
                                  accessSequence: state.accessSequence)
         }
         // The size and time stamp each file has now: a file that differs on the next open was

@@ -30,6 +30,19 @@ extension SparseFile {
             throw SparseFileError(.invalidArgument, "read range overflows", path: path)
         }
         guard !range.isEmpty else { return .complete }
+        // The common case of a hit, one extent already verified, costs one lookup and one pread.
+        let direct = try state.withLock { state throws(SparseFileError) -> (FileDescriptor, UInt64)? in
+            guard let extent = state.map.extent(covering: range) else { return nil }
+            let data = extent.dataOffset(of: range.offset)
+            let (first, last) = (FileLayout.block(containing: data), FileLayout.block(containing: data + range.length - 1))
+            guard state.verified.containsAll(from: first, through: last) else { return nil }
+            return (try state.openDescriptor(), data)
+        }
+        if let (descriptor, data) = direct {
+            let got = try DataSpace(descriptor: descriptor).read(into: buffer, at: data)
+            guard got < buffer.count else { return .complete }
+            return .missing(quarantine(blocks: [FileLayout.block(containing: data + UInt64(got))], reportingWithin: range))
+        }
         let plan = try state.withLock { state throws(SparseFileError) in try Self.plan(range, in: state) }
         guard plan.missing.isEmpty else { return .missing(plan.missing) }
         let space = DataSpace(descriptor: plan.descriptor)

@@ -9,6 +9,12 @@ struct BlockSet {
         return words[word] & (1 << (block & 63)) != 0
     }
 
+    func containsAll(from first: UInt64, through last: UInt64) -> Bool {
+        guard first <= last else { return true }
+        for block in first...last where !contains(block) { return false }
+        return true
+    }
+
     mutating func insert(_ block: UInt64) {
         let word = Int(block >> 6)
         if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
