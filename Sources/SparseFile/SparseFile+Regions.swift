@@ -26,6 +26,15 @@ extension SparseFile {
         guard !range.isEmpty else { return nil }
         let found = state.withLock { state -> (FileDescriptor, [(UInt64, UInt64)])? in
             guard let descriptor = state.descriptor else { return nil }
+            // The common case of a hit: one extent, already verified, in one run of the file.
+            if let extent = state.map.extent(covering: range) {
+                let data = extent.dataOffset(of: range.offset)
+                let last = FileLayout.block(containing: data + range.length - 1)
+                guard state.verified.containsAll(from: FileLayout.block(containing: data), through: last) else { return nil }
+                if FileLayout.contiguousDataLength(from: data) >= range.length {
+                    return (descriptor, [(FileLayout.fileOffset(ofData: data), range.length)])
+                }
+            }
             var spans: [(UInt64, UInt64)] = []
             var complete = true
             state.map.walk(range, present: { piece, data in

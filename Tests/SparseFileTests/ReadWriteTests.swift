@@ -227,4 +227,24 @@ struct ReadWriteTests {
         #expect(got == 50_000)
         #expect(bytes == origin.bytes(10_000, 50_000))
     }
+
+    @Test func aVerifiedRegionAcrossExtentsWrittenOutOfOrderListsEachRunInOriginalOrder() throws {
+        let path = directory.file("regions-out-of-order")
+        let file = try SparseFile.create(at: path, metadata: ResourceMetadata(key: "r"))
+        try file.write(origin.bytes(0, 50_000), at: 0)
+        try file.write(origin.bytes(100_000, 50_000), at: 100_000)
+        try file.write(origin.bytes(50_000, 50_000), at: 50_000)
+        let wanted = try range(40_000, 70_000)
+        let region = try #require(file.verifiedRegion(for: wanted))  // written here, so verified
+        defer { close(region.descriptor) }
+        #expect(region.spans.count == 3)
+        var served: [UInt8] = []
+        for span in region.spans {
+            var bytes = [UInt8](repeating: 0, count: Int(span.length))
+            let got = bytes.withUnsafeMutableBytes { pread(region.descriptor, $0.baseAddress, $0.count, off_t(span.fileOffset)) }
+            #expect(got == Int(span.length))
+            served += bytes
+        }
+        #expect(served == origin.bytes(40_000, 70_000))
+    }
 }
