@@ -30,7 +30,7 @@ new="http://127.0.0.1:$PROXY_PORT/proxy?url=$encoded"
 for url in "$old" "$new"; do curl -sf -o /dev/null "$url"; curl -sf -o /dev/null "$url"; done
 
 requests_per_second() {
-    wrk -t2 -c"$connections" -d3s -s Benchmarks/proxy/ranges.lua "$1" -- $((200 * 1024 * 1024)) | awk '/^Requests\/sec:/ { print $2 }'
+    wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d3s -s Benchmarks/proxy/ranges.lua "$1" -- $((200 * 1024 * 1024)) | awk '/^Requests\/sec:/ { print $2 }'
 }
 printf "%-6s %12s %12s %12s\n" round "nginx req/s" "old req/s" "new req/s"
 for round in $(seq 1 "$rounds"); do
