@@ -35,7 +35,7 @@ extension CacheStore {
         do {
             let file = try SparseFile.open(at: layout.path(ofEntry: record.fileName), mode: isWritable ? .readWrite : .readOnly,
                                            expectedKey: key, options: configuration.fileOptions)
-            state.files.insert(file, for: key)
+            state.open(file, for: key)
             return file
         } catch {
             state.removeRecord(key)
@@ -75,7 +75,7 @@ extension CacheStore {
             key: key, fileName: fileName, diskBytes: (try? file.allocatedBytes) ?? 0, cachedBytes: 0,
             contentLength: metadata.contentLength, lastAccess: now, accessSequence: state.accessSequence,
             pinned: false, expires: expires, headLimit: nil, fileSize: 0, modified: 0))
-        state.files.insert(file, for: key)
+        state.open(file, for: key)
         state.isDirty = true
         return file
     }

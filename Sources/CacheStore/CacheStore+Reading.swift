@@ -7,6 +7,14 @@ extension CacheStore {
         EntryReader(key: key, store: self)
     }
 
+    /// A value that changes whenever any entry's file may have changed (an entry created,
+    /// replaced or removed, or its file opened again), read without the store's lock. A caller
+    /// that looked up an entry's file may keep using it for that key, instead of looking it up
+    /// again, while this value stays the same.
+    public var entriesRevision: UInt64 {
+        revision.current
+    }
+
     func currentFile(for key: String) -> SparseFile? {
         state.withLock { state in existingFile(for: key, in: &state) }
     }

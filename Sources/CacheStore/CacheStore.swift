@@ -38,6 +38,8 @@ public final class CacheStore: Sendable {
     /// Bytes served from the cache since the store was opened: counted on every read, so kept
     /// out of the lock (added to ``StoreStatistics/bytesFromCache`` when the counters are read).
     let bytesServedSinceOpen = Atomic<UInt64>(0)
+    /// The state's revision counter, reachable without taking the lock.
+    let revision: EntriesRevision
     private let lockDescriptor: Mutex<Int32?>
     private let flusher: Mutex<Task<Void, Never>?>
 
@@ -49,6 +51,7 @@ public final class CacheStore: Sendable {
         self.isWritable = isWritable
         self.maximumSize = maximumSize
         self.configuration = configuration
+        self.revision = state.revision
         self.state = Mutex(state)
         self.openReport = report
         self.lockDescriptor = Mutex(lockDescriptor)

@@ -14,6 +14,7 @@ struct StoreState {
     var nextIdentifier: UInt64 = 0
     var isDirty = false
     var isClosed = false
+    let revision = EntriesRevision()
 
     mutating func makeIdentifier() -> UInt64 {
         nextIdentifier += 1
@@ -21,6 +22,7 @@ struct StoreState {
     }
 
     mutating func insert(_ record: EntryRecord) {
+        revision.advance()
         if let old = records[record.key] { totalBytes -= old.diskBytes }
         records[record.key] = record
         owners[record.fileName] = record.key
@@ -30,17 +32,25 @@ struct StoreState {
     @discardableResult
     mutating func removeRecord(_ key: String) -> EntryRecord? {
         guard let record = records.removeValue(forKey: key) else { return nil }
+        revision.advance()
         totalBytes -= record.diskBytes
         if owners[record.fileName] == key { owners[record.fileName] = nil }
         files.forget(key)
         return record
     }
 
+    /// Holds `file` as the open file of `key`'s entry.
+    mutating func open(_ file: SparseFile, for key: String) {
+        revision.advance()
+        files.insert(file, for: key)
+    }
+
     mutating func touch(_ key: String, at now: UInt64) {
-        guard records[key] != nil else { return }
+        // One lookup: a hit touches its entry, and hashing the key is most of the cost.
+        guard let index = records.index(forKey: key) else { return }
         accessSequence += 1
-        records[key]?.lastAccess = now
-        records[key]?.accessSequence = accessSequence
+        records.values[index].lastAccess = now
+        records.values[index].accessSequence = accessSequence
         isDirty = true
     }
 

@@ -14,6 +14,42 @@ extension SparseFile {
         public let descriptor: Int32
         /// The file offset and length of each contiguous run of the requested bytes, in order.
         public let spans: [(fileOffset: UInt64, length: UInt64)]
+        /// Which of the file's descriptors `descriptor` duplicates; see ``verifiedRun(for:)``.
+        public let descriptorGeneration: UInt64
+    }
+
+    /// Where original bytes `range` lie when they are verified and in one contiguous run of the
+    /// file, without duplicating a descriptor: for a caller that keeps the descriptor of an
+    /// earlier ``verifiedRegion(for:)`` and sends many ranges from it.
+    public struct VerifiedRun: Sendable, Hashable {
+        /// The offset in the file of the first byte.
+        public let fileOffset: UInt64
+        /// The run's offset is valid for a descriptor duplicated by a ``VerifiedRegion`` of the
+        /// same generation only: compaction moves bytes and gives the file a new descriptor.
+        public let descriptorGeneration: UInt64
+    }
+
+    /// The run holding original bytes `range`, when they are cached, verified in this process
+    /// and contiguous in the file; nil otherwise (``verifiedRegion(for:)`` then tells more).
+    /// Costs one lookup: no descriptor, no allocation.
+    public func verifiedRun(for range: ByteRange) -> VerifiedRun? {
+        guard !range.isEmpty else { return nil }
+        return state.withLock { state in
+            guard state.descriptor != nil, let offset = Self.singleVerifiedRun(range, in: state) else { return nil }
+            return VerifiedRun(fileOffset: offset, descriptorGeneration: state.descriptorGeneration)
+        }
+    }
+
+    /// The file offset of `range` when it lies in one extent, every block of it verified, in one
+    /// contiguous run of the file (the common case of a hit).
+    private static func singleVerifiedRun(_ range: ByteRange, in state: State) -> UInt64? {
+        guard let extent = state.map.extent(covering: range) else { return nil }
+        let data = extent.dataOffset(of: range.offset)
+        let last = FileLayout.block(containing: data + range.length - 1)
+        guard state.verified.containsAll(from: FileLayout.block(containing: data), through: last),
+              FileLayout.contiguousDataLength(from: data) >= range.length
+        else { return nil }
+        return FileLayout.fileOffset(ofData: data)
     }
 
     /// The file regions that hold original bytes `range`, when every one of them is cached and
@@ -24,17 +60,10 @@ extension SparseFile {
     /// or skipped verification is ever served. Costs a lookup and a `dup`, no I/O.
     public func verifiedRegion(for range: ByteRange) -> VerifiedRegion? {
         guard !range.isEmpty else { return nil }
-        let found = state.withLock { state -> (FileDescriptor, [(UInt64, UInt64)])? in
+        let found = state.withLock { state -> (FileDescriptor, UInt64, [(UInt64, UInt64)])? in
             guard let descriptor = state.descriptor else { return nil }
-            // The common case of a hit: one extent, already verified, in one run of the file.
-            if let extent = state.map.extent(covering: range) {
-                let data = extent.dataOffset(of: range.offset)
-                let last = FileLayout.block(containing: data + range.length - 1)
-                guard state.verified.containsAll(from: FileLayout.block(containing: data), through: last) else { return nil }
-                if FileLayout.contiguousDataLength(from: data) >= range.length {
-                    return (descriptor, [(FileLayout.fileOffset(ofData: data), range.length)])
-                }
-            }
+            let generation = state.descriptorGeneration
+            if let offset = Self.singleVerifiedRun(range, in: state) { return (descriptor, generation, [(offset, range.length)]) }
             var spans: [(UInt64, UInt64)] = []
             var complete = true
             state.map.walk(range, present: { piece, data in
@@ -57,11 +86,13 @@ extension SparseFile {
                     position += run
                 }
             }, missing: { _ in complete = false })
-            return complete ? (descriptor, spans) : nil
+            return complete ? (descriptor, generation, spans) : nil
         }
-        guard let (descriptor, spans) = found else { return nil }
+        // The descriptor object stays open while `found` holds it, so the duplicate names it.
+        guard let (descriptor, generation, spans) = found else { return nil }
         let duplicate = dup(descriptor.rawValue)
         guard duplicate >= 0 else { return nil }
-        return VerifiedRegion(descriptor: duplicate, spans: spans.map { (fileOffset: $0.0, length: $0.1) })
+        return VerifiedRegion(descriptor: duplicate, spans: spans.map { (fileOffset: $0.0, length: $0.1) },
+                              descriptorGeneration: generation)
     }
 }

@@ -35,9 +35,17 @@ public final class SparseFile: Sendable {
     let writer: Mutex<WriterState>
 
     struct State {
-        var descriptor: FileDescriptor?
+        var descriptor: FileDescriptor? {
+            didSet { descriptorGeneration &+= 1 }
+        }
+        /// Changes whenever `descriptor` does (compaction, close), so that file offsets handed
+        /// out earlier can be told apart from those of the current file.
+        var descriptorGeneration: UInt64 = 0
         var map: ExtentMap
-        var metadata: ResourceMetadata
+        var metadata: ResourceMetadata {
+            didSet { metadataRevision &+= 1 }
+        }
+        var metadataRevision: UInt64 = 0
         /// Every data byte written so far, committed or not.
         var dataEnd: UInt64
         var verified = BlockSet()
@@ -218,6 +226,9 @@ public final class SparseFile: Sendable {
 
     /// The resource metadata as last set (committed or not).
     public var metadata: ResourceMetadata { state.withLock { $0.metadata } }
+    /// Changes whenever ``metadata`` does in this instance: what a caller derived from the
+    /// metadata stays valid while this value stays the same.
+    public var metadataRevision: UInt64 { state.withLock { $0.metadataRevision } }
     /// The cache key.
     public var key: String { metadata.key }
     /// The resource's total length, when known.

@@ -27,6 +27,35 @@ struct EvictionTests {
         #expect(store.openReport.rebuiltFromHeaders == 0)
     }
 
+    @Test func aRecordedHitCountsAndMakesTheEntryTheMostRecentlyUsed() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        for key in ["a", "b", "c"] { try put(store, key, size: 10_000) }
+        let hits = store.statistics.hits
+        store.recordHit(key: "a")
+        store.recordHit(key: "unknown")
+        #expect(store.statistics.hits == hits + 2)
+        #expect(store.entries.map(\.key) == ["a", "c", "b"])
+        #expect(try store.evict(toSize: store.totalBytes - 1).removedKeys == ["b"])
+    }
+
+    @Test func theEntriesRevisionChangesWhenAnEntryComesOrGoesAndNotWhenItIsRead() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        var revision = store.entriesRevision
+        try store.put(key: "a", offset: 0, bytes: originBytes(0, 10_000), metadata: EntryMetadata(contentLength: 20_000, entityTag: "\"one\""))
+        #expect(store.entriesRevision != revision, "created")
+        revision = store.entriesRevision
+        _ = store.cachedBytes("a", byteRange(0, 100))
+        store.recordHit(key: "a")
+        #expect(store.entriesRevision == revision, "read")
+        // Fetching the missing half finds other validators at the origin.
+        try store.put(key: "a", offset: 10_000, bytes: originBytes(10_000, 100, seed: 2),
+                      metadata: EntryMetadata(contentLength: 20_000, entityTag: "\"other\""))
+        #expect(store.entriesRevision != revision, "replaced by another representation")
+        revision = store.entriesRevision
+        _ = try store.remove(key: "a")
+        #expect(store.entriesRevision != revision, "removed")
+    }
+
     @Test func theSizeNeverExceedsTheMaximumAfterAWriteReturns() throws {
         let maximum: UInt64 = 1 << 20
         let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: maximum))

@@ -247,4 +247,43 @@ struct ReadWriteTests {
         }
         #expect(served == origin.bytes(40_000, 70_000))
     }
+
+    @Test func aVerifiedRunMatchesTheRegionAndIsTiedToTheDescriptorItWasFoundWith() throws {
+        let path = directory.file("runs")
+        let file = try SparseFile.create(at: path, metadata: ResourceMetadata(key: "r"))
+        try file.write(origin.bytes(100_000, 50_000), at: 100_000)
+        try file.write(origin.bytes(0, 50_000), at: 0)
+        let wanted = try range(110_000, 20_000)
+        let run = try #require(file.verifiedRun(for: wanted))
+        let region = try #require(file.verifiedRegion(for: wanted))
+        defer { close(region.descriptor) }
+        #expect(region.spans.first?.fileOffset == run.fileOffset)
+        #expect(region.descriptorGeneration == run.descriptorGeneration)
+        #expect(file.verifiedRun(for: try range(40_000, 20_000)) == nil)  // crosses into a gap
+        // Compaction moves the bytes (origin order) and gives the file a new descriptor: the run
+        // found now belongs to another generation, so an old duplicate is never used with it.
+        try file.write(origin.bytes(50_000, 50_000), at: 50_000)
+        _ = try file.compact()
+        let moved = try #require(file.verifiedRun(for: wanted))
+        #expect(moved.descriptorGeneration != run.descriptorGeneration)
+        let fresh = try #require(file.verifiedRegion(for: wanted))
+        defer { close(fresh.descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 20_000)
+        let got = bytes.withUnsafeMutableBytes { pread(fresh.descriptor, $0.baseAddress, $0.count, off_t(moved.fileOffset)) }
+        #expect(got == 20_000)
+        #expect(bytes == origin.bytes(110_000, 20_000))
+    }
+
+    @Test func theMetadataRevisionChangesExactlyWhenTheMetadataDoes() throws {
+        let file = try SparseFile.create(at: directory.file("revisions"), metadata: ResourceMetadata(key: "r"))
+        let initial = file.metadataRevision
+        try file.write(origin.bytes(0, 10_000), at: 0)
+        try file.commit()
+        #expect(file.metadataRevision == initial)
+        try file.updateMetadata { $0.entityTag = "\"v2\"" }
+        #expect(file.metadataRevision != initial)
+        let updated = file.metadataRevision
+        try file.updateMetadata { $0.entityTag = "\"v2\"" }  // no change
+        #expect(file.metadataRevision == updated)
+    }
 }

@@ -20,24 +20,25 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     private enum State {
         case idle
         case forwarding
-        /// The answer, sent when the request's end arrives (a file body's handle is closed by
-        /// `FileRegionCloser` once it has been written).
+        /// The answer, sent when the request's end arrives (a file body's handle belongs to
+        /// `ConnectionFileHandles`).
         case answering(HTTPResponseHead, IOData?, keepAlive: Bool)
     }
 
     private let proxy: ProxyContext
+    private let fileHandles: ConnectionFileHandles
     private var state = State.idle
-    /// The last request target and what it named: a player asks a connection for many ranges
-    /// of one resource, and parsing and keying a URL costs more than the rest of a hit.
-    private var lastTarget: (uri: String, origin: OriginURL, key: String)?
+    /// What the connection's last hit looked up: a player asks a connection for many ranges of
+    /// one resource, and parsing, keying and looking up a URL cost more than the rest of a hit.
+    private var lastTarget: HitTarget?
+    private var lastEntry: HitEntry?
 
-    init(proxy: ProxyContext) {
+    init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
         self.proxy = proxy
+        self.fileHandles = fileHandles
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        // An answer whose request never ended is never written: its file handle is ours to close.
-        if case .answering(_, .fileRegion(let region)?, _) = state { try? region.fileHandle.close() }
         state = .idle
         context.fireChannelInactive()
     }
@@ -57,10 +58,12 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .idle
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-                if !keepAlive { channel.close(promise: nil) }
+            guard !keepAlive else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
             }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         case (.end, _):
             state = .idle
             context.fireChannelRead(data)
@@ -72,37 +75,24 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The answer when the request is a cache hit this handler can serve; nil otherwise.
     private func answer(_ head: HTTPRequestHead, allocator: ByteBufferAllocator) -> State? {
         let configuration = proxy.configuration
-        let store = proxy.store
-        guard head.method == .GET || head.method == .HEAD else { return nil }
-        let origin: OriginURL
-        let key: String
-        if let lastTarget, lastTarget.uri == head.uri {
-            (origin, key) = (lastTarget.origin, lastTarget.key)
-        } else {
-            guard case .proxy(let parsed)? = try? ProxyRoute(parsing: head.uri.utf8, limits: configuration.limits.requestTarget)
-            else { return nil }
-            (origin, key) = (parsed, store.key(for: parsed.string))
-            lastTarget = (head.uri, origin, key)
-        }
-        guard proxy.allowList?.allows(origin.host) ?? true, !PlaylistDetection.hasPlaylistExtension(origin) else { return nil }
-        let reader = store.reader(for: key)
-        guard let file = reader.file else { return nil }
-        let facts = EntryFacts(file)
-        guard let length = facts.length, !facts.isPlaylist else { return nil }
+        guard head.method == .GET || head.method == .HEAD, let target = target(of: head), target.isServable,
+              let (file, facts) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
+        else { return nil }
         let isHead = head.method == .HEAD
         let range = ByteResponsePlan.requestedRange(head.headers, facts: facts, limits: configuration.limits.range)
         guard var plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
         // Bytes that were verified before go out with sendfile whatever their size (the kernel
         // reads them from the page cache as the socket takes them); others are read into a
         // buffer, which is only done here for up to one chunk.
+        let reader = proxy.store.reader(for: target.key)
         var body: IOData?
         if let bytes = plan.body {
-            guard file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
-            if let region = file.fileRegion(for: bytes) {
+            if let region = fileHandles.sharedRegion(for: bytes, of: file) {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {
-                guard bytes.length <= UInt64(configuration.responseChunkSize) else { return nil }
+                guard bytes.length <= UInt64(configuration.responseChunkSize),
+                      file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
                 var buffer = allocator.buffer(capacity: Int(bytes.length))
                 guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
                 body = .byteBuffer(buffer)
@@ -111,10 +101,46 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         // Everything is cached (and a region's descriptor keeps its bytes readable even if the
         // entry is evicted now): count the hit and mark the entry used, without planning again.
-        store.recordHit(key: key)
+        proxy.store.recordHit(key: target.key)
         proxy.counters.requestReceived()
         let framing = ResponseFraming.apply(to: &plan.headers, version: head.version, keepAlive: head.isKeepAlive, isHead: isHead)
         return .answering(HTTPResponseHead(version: head.version, status: plan.status, headers: plan.headers), body,
                           keepAlive: framing.keepAlive)
+    }
+
+    /// What a request target names, parsed once per distinct target of the connection.
+    private func target(of head: HTTPRequestHead) -> HitTarget? {
+        if let lastTarget, lastTarget.uri == head.uri { return lastTarget }
+        guard case .proxy(let origin)? = try? ProxyRoute(parsing: head.uri.utf8, limits: proxy.configuration.limits.requestTarget)
+        else { return nil }
+        let target = HitTarget(uri: head.uri, key: proxy.store.key(for: origin.string),
+                               isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
+        lastTarget = target
+        return target
+    }
+
+    /// The entry's file and facts, looked up again only when the store's entries or the file's
+    /// metadata changed since the last hit. The revisions are read before what they vouch for,
+    /// so a change in between only makes the next hit look up again.
+    private func entry(for key: String) -> (SparseFile, EntryFacts)? {
+        let storeRevision = proxy.store.entriesRevision
+        let file: SparseFile
+        if let lastEntry, lastEntry.key == key, lastEntry.storeRevision == storeRevision {
+            file = lastEntry.file
+        } else if let current = proxy.store.reader(for: key).file {
+            file = current
+        } else {
+            lastEntry = nil
+            return nil
+        }
+        let metadataRevision = file.metadataRevision
+        let facts: EntryFacts
+        if let lastEntry, lastEntry.file === file, lastEntry.metadataRevision == metadataRevision {
+            facts = lastEntry.facts
+        } else {
+            facts = EntryFacts(file)
+        }
+        lastEntry = HitEntry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts)
+        return (file, facts)
     }
 }

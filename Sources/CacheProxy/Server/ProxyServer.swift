@@ -21,7 +21,7 @@ enum ProxyServer {
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             // Above a response chunk, so a cached range of up to one chunk is written without
             // the connection turning unwritable and back; low enough to bound a slow client.
@@ -30,14 +30,15 @@ enum ProxyServer {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
-                    try pipeline.addHandler(FileRegionCloser())
+                    let fileHandles = ConnectionFileHandles()
+                    try pipeline.addHandler(fileHandles)
                     try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
                     try pipeline.addHandler(HTTPServerPipelineHandler())
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout))
-                    try pipeline.addHandler(CacheHitHandler(proxy: context))
+                    try pipeline.addHandler(CacheHitHandler(proxy: context, fileHandles: fileHandles))
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }

@@ -5,9 +5,13 @@ import NIOHTTP1
 /// the connection's start and from the moment each response has been written out: it stops
 /// slow-header clients and is the keep-alive idle timeout.
 ///
-/// The wait starts when the response's end has left, not when it was queued: a cached body
-/// goes out as one file region behind which the end is queued at once, and a large one can take
-/// a slow client far longer than the timeout.
+/// The wait starts when the response's end is queued, which for nearly every response is when
+/// it leaves: no promise per response is needed to see it. A cached body goes out as one file
+/// region, though, and a large one can take a slow client far longer than the timeout: when
+/// the timer finds the connection still holding bytes for the client, the wait starts over,
+/// and once they have left it starts over once more. An idle connection is so closed after
+/// `timeout`, or after at most twice that when its last response was still leaving; never
+/// sooner. (A client that stops reading is `WriteStallHandler`'s.)
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -17,12 +21,15 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     private let timeout: TimeAmount
     /// When the connection started waiting for a request head; nil while one is being served.
     private var waitingSince: NIODeadline?
+    /// Whether the timer last found a response still leaving.
+    private var responseWasLeaving = false
     /// At most one timer per connection: it re-arms itself while the connection keeps serving
     /// requests, instead of one timer being scheduled and cancelled per request.
     private var timer: Scheduled<Void>?
-    /// Request heads received so far: a response whose end is written after the next request
-    /// arrived (pipelining) must not start the wait.
+    /// Request heads received and response ends written so far: a response whose end is written
+    /// after the next request arrived (pipelining) must not start the wait.
     private var headsReceived = 0
+    private var endsWritten = 0
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
@@ -47,33 +54,23 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) {
             headsReceived += 1
-            disarm()
+            waitingSince = nil
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
-            context.write(data, promise: promise)
-            return
+        if case .end = unwrapOutboundIn(data) {
+            endsWritten += 1
+            if endsWritten == headsReceived { arm(context) }
         }
-        let written = promise ?? context.eventLoop.makePromise()
-        let heads = headsReceived
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        written.futureResult.whenSuccess {
-            let (handler, context) = loopBound.value
-            if handler.headsReceived == heads, context.channel.isActive { handler.arm(context) }
-        }
-        context.write(data, promise: written)
+        context.write(data, promise: promise)
     }
 
     private func arm(_ context: ChannelHandlerContext) {
         waitingSince = .now()
+        responseWasLeaving = false
         if timer == nil { schedule(context, at: .now() + timeout) }
-    }
-
-    private func disarm() {
-        waitingSince = nil
     }
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
@@ -81,8 +78,14 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         timer = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = loopBound.value
             handler.timer = nil
-            guard let since = handler.waitingSince else { return }
-            if NIODeadline.now() >= since + handler.timeout {
+            guard let since = handler.waitingSince, context.channel.isActive else { return }
+            let leaving = ((try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0) > 0
+            if leaving || handler.responseWasLeaving {
+                // The last response was still leaving when last seen: the idle time starts now.
+                handler.responseWasLeaving = leaving
+                handler.waitingSince = .now()
+                handler.schedule(context, at: .now() + handler.timeout)
+            } else if NIODeadline.now() >= since + handler.timeout {
                 context.close(promise: nil)
             } else {
                 handler.schedule(context, at: since + handler.timeout)

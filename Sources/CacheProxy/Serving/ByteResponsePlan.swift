@@ -40,13 +40,8 @@ struct ByteResponsePlan {
 
     /// The headers of a byte response: the origin's type and validators, and the length when known.
     static func headers(_ facts: EntryFacts, length: UInt64?) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(6)
-        headers.add(name: "Content-Type", value: facts.contentType ?? "application/octet-stream")
+        var headers = facts.representationHeaders
         if let length { headers.add(name: "Content-Length", value: String(length)) }
-        headers.add(name: "Accept-Ranges", value: "bytes")
-        if let entityTag = facts.entityTag { headers.add(name: "ETag", value: entityTag) }
-        if let lastModified = facts.lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         return headers
     }
 
@@ -54,7 +49,7 @@ struct ByteResponsePlan {
     /// several ranges, a header that does not parse, or an `If-Range` that does not match).
     static func requestedRange(_ headers: HTTPHeaders, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
         guard let value = headers.first(name: "range"),
-              case .single(let specifier)? = try? RangeRequest(parsing: Array(value.utf8), limits: limits)
+              case .single(let specifier)? = try? RangeRequest(parsing: value.utf8, limits: limits)
         else { return nil }
         if let ifRange = headers.first(name: "if-range"), !facts.matches(ifRange: ifRange) { return nil }
         return specifier

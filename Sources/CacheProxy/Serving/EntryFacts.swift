@@ -1,19 +1,33 @@
 import CacheStore
+import NIOHTTP1
 import SparseFile
 
-/// What the cache knows about an entry's representation: length, type, validators.
+/// What the cache knows about an entry's representation: length, type, validators, and the
+/// response headers they make.
 struct EntryFacts {
-    var length: UInt64?
-    var contentType: String?
-    var entityTag: String?
-    var lastModified: String?
+    let length: UInt64?
+    let contentType: String?
+    let entityTag: String?
+    let lastModified: String?
+    /// The headers of every byte response of this representation, lengths and ranges aside.
+    let representationHeaders: HTTPHeaders
 
     init(_ file: SparseFile?) {
-        let metadata = file?.metadata
+        self.init(file?.metadata)
+    }
+
+    init(_ metadata: ResourceMetadata?) {
         length = metadata?.contentLength
         contentType = metadata?.contentType
         entityTag = metadata?.entityTag
         lastModified = metadata?.lastModified
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(6)
+        headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
+        headers.add(name: "Accept-Ranges", value: "bytes")
+        if let entityTag { headers.add(name: "ETag", value: entityTag) }
+        if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
+        representationHeaders = headers
     }
 
     /// Whether an `If-Range` value names this representation: a strong ETag equal to ours, or

@@ -5,7 +5,7 @@ extension SparseFile {
     /// A `FileRegion` that sends original bytes `bytes` from this file with `sendfile`, when all
     /// of them were verified in this process (read before, or written by its own fill) and lie in
     /// one contiguous run of the file; nil otherwise. The region owns a duplicate descriptor,
-    /// which `FileRegionCloser` closes once the region is written; one that is never written
+    /// which `ConnectionFileHandles` closes once the region is written; one that is never written
     /// must be closed by its owner.
     func fileRegion(for bytes: ByteRange) -> FileRegion? {
         guard let region = verifiedRegion(for: bytes) else { return nil }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,6 +9,8 @@ import Darwin
 /// oversized heads, a head sent a byte at a time, a client that never reads.
 final class RawConnection {
     private let descriptor: Int32
+    /// Bytes received and not yet returned by ``readResponse(timeout:)``.
+    private var received: [UInt8] = []
 
     init(port: Int, receiveBufferSize: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -62,6 +65,57 @@ final class RawConnection {
             }
         }
         return (output, false)
+    }
+}
+
+extension RawConnection {
+    struct Response {
+        var status: Int
+        /// Header names in lower case.
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    /// Reads the next response, which must have a `Content-Length`; nil when it does not arrive
+    /// whole within `timeout`.
+    func readResponse(timeout: Duration) async -> Response? {
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            if let (response, length) = Self.parse(received) {
+                received.removeFirst(length)
+                return response
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                received += buffer[0..<count]
+            } else if count == 0 {
+                return nil
+            } else {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return nil
+    }
+
+    /// The first complete response in `bytes` and how many bytes it took.
+    private static func parse(_ bytes: [UInt8]) -> (Response, Int)? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let headEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator })
+        else { return nil }
+        let lines = String(decoding: bytes[0..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
+        guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let bodyStart = headEnd + 4
+        guard bytes.count >= bodyStart + length else { return nil }
+        return (Response(status: status, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length])), bodyStart + length)
     }
 }
 
