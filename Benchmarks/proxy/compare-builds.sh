@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares two builds of `sparsecache serve`, and nginx, on GETs of cached 64 KiB ranges of a
 # 200 MB file, in alternating rounds: what a change costs per request, measured side by side
-# (the machine is shared, so only figures taken in the same minutes compare).
+# (the machine is shared, so only figures taken in the same minutes compare). Prints requests/s
+# and each server's CPU time per request, which moves less with the load of the machine.
 # Usage: Benchmarks/proxy/compare-builds.sh OLD_BINARY NEW_BINARY [CONNECTIONS (16)] [ROUNDS (3)]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,11 +30,30 @@ new="http://127.0.0.1:$PROXY_PORT/proxy?url=$encoded"
 # Twice each: the first GET fills the cache, the second proves it is served from it.
 for url in "$old" "$new"; do curl -sf -o /dev/null "$url"; curl -sf -o /dev/null "$url"; done
 
-requests_per_second() {
-    wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d3s -s Benchmarks/proxy/ranges.lua "$1" -- $((200 * 1024 * 1024)) | awk '/^Requests\/sec:/ { print $2 }'
+# CPU time (user + system, in clock ticks) of the processes $@, summed.
+cpu_ticks() {
+    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ sum += $1 } END { print sum }'
 }
-printf "%-6s %12s %12s %12s\n" round "nginx req/s" "old req/s" "new req/s"
+
+# "REQ/S CPU_US_PER_REQUEST" of one wrk run against $1, the CPU being that of processes $2...
+measure() {
+    local url=$1; shift
+    local before after output
+    before=$(cpu_ticks "$@")
+    output=$(wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d3s -s Benchmarks/proxy/ranges.lua "$url" -- $((200 * 1024 * 1024)))
+    after=$(cpu_ticks "$@")
+    awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" '
+        /requests in/ { requests = $1 } /^Requests\/sec:/ { rate = $2 }
+        END { printf "%s %.1f", rate, (after - before) / hz * 1e6 / requests }' <<<"$output"
+}
+
+nginx_workers=$(pgrep -P "$NGINX_PID" | tr '\n' ' ')
+echo "req/s, and in brackets the server's CPU per request in µs (user + system, from /proc)"
+printf "%-6s %20s %20s %20s\n" round nginx old new
 for round in $(seq 1 "$rounds"); do
-    printf "%-6s %12s %12s %12s\n" "$round" "$(requests_per_second "$origin/movie.mp4")" \
-        "$(requests_per_second "$old")" "$(requests_per_second "$new")"
+    # shellcheck disable=SC2086
+    for row in "$(measure "$origin/movie.mp4" $nginx_workers)" "$(measure "$old" "$old_pid")" "$(measure "$new" "$PROXY_PID")"; do
+        read -r rate cpu <<<"$row"
+        printf " %12s (%5s)" "$rate" "$cpu"
+    done | { printf "%-6s" "$round"; cat; echo; }
 done

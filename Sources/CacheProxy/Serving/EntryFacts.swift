@@ -11,6 +11,7 @@ struct EntryFacts {
     let lastModified: String?
     /// The headers of every byte response of this representation, lengths and ranges aside.
     let representationHeaders: HTTPHeaders
+    let isPlaylist: Bool
 
     init(_ file: SparseFile?) {
         self.init(file?.metadata)
@@ -28,6 +29,7 @@ struct EntryFacts {
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
         if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         representationHeaders = headers
+        isPlaylist = contentType.map(PlaylistDetection.isPlaylistContentType) ?? false
     }
 
     /// Whether an `If-Range` value names this representation: a strong ETag equal to ours, or
@@ -38,6 +40,4 @@ struct EntryFacts {
         if value.hasPrefix("W/") { return false }
         return lastModified == value
     }
-
-    var isPlaylist: Bool { contentType.map(PlaylistDetection.isPlaylistContentType) ?? false }
 }
