@@ -24,14 +24,16 @@ struct ASCIIScanner {
         return true
     }
 
-    /// Consumes `word` when it is next, ignoring ASCII case.
-    mutating func consumeCaseInsensitive(_ word: String) -> Bool {
-        let wanted = Array(word.utf8)
-        guard bytes.count - position >= wanted.count else { return false }
+    /// Consumes `word` when it is next, ignoring ASCII case. A static string: it runs for every
+    /// request, and its bytes are read in place.
+    mutating func consumeCaseInsensitive(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - position >= count else { return false }
+        let wanted = UnsafeBufferPointer(start: word.utf8Start, count: count)
         for (index, byte) in wanted.enumerated() where Self.lowercased(bytes[position + index]) != Self.lowercased(byte) {
             return false
         }
-        position += wanted.count
+        position += count
         return true
     }
 

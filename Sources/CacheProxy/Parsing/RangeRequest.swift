@@ -31,14 +31,17 @@ public enum RangeRequest: Sendable, Hashable {
         guard scanner.consumeCaseInsensitive("bytes") else { throw ParseError(.unsupported, "range unit is not bytes") }
         scanner.skipWhitespace()
         guard scanner.consume(UInt8(ascii: "=")) else { throw ParseError(.malformed, "expected '=' after the range unit") }
-        var specifiers: [RangeSpecifier] = []
+        // The first range apart: players send one, and it then costs no array.
+        var first: RangeSpecifier?
+        var others: [RangeSpecifier] = []
         while true {
             scanner.skipWhitespace()
             // RFC 9110 allows empty list elements ("bytes=0-1,,2-3"); they are skipped.
             if scanner.consume(UInt8(ascii: ",")) { continue }
             if scanner.isAtEnd { break }
-            specifiers.append(try Self.specifier(&scanner))
-            guard specifiers.count <= limits.maximumRanges else {
+            let specifier = try Self.specifier(&scanner)
+            if first == nil { first = specifier } else { others.append(specifier) }
+            guard others.count < limits.maximumRanges else {
                 throw ParseError(.tooMany, "more than \(limits.maximumRanges) ranges")
             }
             scanner.skipWhitespace()
@@ -46,11 +49,8 @@ public enum RangeRequest: Sendable, Hashable {
                 throw ParseError(.malformed, "unexpected byte after a range")
             }
         }
-        switch specifiers.count {
-        case 0: throw ParseError(.malformed, "no range")
-        case 1: self = .single(specifiers[0])
-        default: self = .multiple(specifiers)
-        }
+        guard let first else { throw ParseError(.malformed, "no range") }
+        self = others.isEmpty ? .single(first) : .multiple([first] + others)
     }
 
     /// Parses a header value given as a string; see ``init(parsing:limits:)-(Collection<UInt8>,_)``.

@@ -124,22 +124,17 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// so a change in between only makes the next hit look up again.
     private func entry(for key: String) -> (SparseFile, EntryFacts)? {
         let storeRevision = proxy.store.entriesRevision
-        let file: SparseFile
-        if let lastEntry, lastEntry.key == key, lastEntry.storeRevision == storeRevision {
-            file = lastEntry.file
-        } else if let current = proxy.store.reader(for: key).file {
-            file = current
-        } else {
+        let kept = lastEntry.flatMap { $0.key == key ? $0 : nil }
+        guard let file = kept?.storeRevision == storeRevision ? kept?.file : proxy.store.reader(for: key).file else {
             lastEntry = nil
             return nil
         }
         let metadataRevision = file.metadataRevision
-        let facts: EntryFacts
-        if let lastEntry, lastEntry.file === file, lastEntry.metadataRevision == metadataRevision {
-            facts = lastEntry.facts
-        } else {
-            facts = EntryFacts(file)
+        if let kept, kept.file === file, kept.metadataRevision == metadataRevision {
+            if kept.storeRevision != storeRevision { lastEntry?.storeRevision = storeRevision }
+            return (file, kept.facts)
         }
+        let facts = EntryFacts(file)
         lastEntry = HitEntry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts)
         return (file, facts)
     }

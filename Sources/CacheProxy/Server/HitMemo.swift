@@ -13,7 +13,7 @@ struct HitTarget {
 struct HitEntry {
     let key: String
     let file: SparseFile
-    let storeRevision: UInt64
+    var storeRevision: UInt64
     let metadataRevision: UInt64
     let facts: EntryFacts
 }

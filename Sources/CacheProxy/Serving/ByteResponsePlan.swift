@@ -33,9 +33,40 @@ struct ByteResponsePlan {
         }
         headers = Self.headers(facts, length: UInt64(selected.count))
         if status == .partialContent {
-            headers.add(name: "Content-Range", value: "bytes \(selected.lowerBound)-\(selected.upperBound - 1)/\(length)")
+            headers.add(name: "Content-Range", value: Self.contentRange(selected, length: length))
         }
         body = isHead || selected.isEmpty ? nil : ByteRange(from: selected.lowerBound, to: selected.upperBound)
+    }
+
+    /// `bytes first-last/length`, written digit by digit into one allocation: every range
+    /// response carries one, and string interpolation grows its buffer several times.
+    static func contentRange(_ range: Range<UInt64>, length: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 6 + 3 * 20 + 2) { buffer in
+            var count = 0
+            func append(_ text: StaticString) {
+                for byte in UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount) {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            func append(_ number: UInt64) {
+                let start = count
+                var rest = number
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    count += 1
+                    rest /= 10
+                } while rest > 0
+                buffer[start..<count].reverse()
+            }
+            append("bytes ")
+            append(range.lowerBound)
+            append("-")
+            append(range.upperBound - 1)
+            append("/")
+            append(length)
+            return count
+        }
     }
 
     /// The headers of a byte response: the origin's type and validators, and the length when known.

@@ -3,8 +3,9 @@ import NIOHTTP1
 import SparseFile
 
 /// What the cache knows about an entry's representation: length, type, validators, and the
-/// response headers they make.
-struct EntryFacts {
+/// response headers they make. A class: the cache-hit path keeps one per connection and hands
+/// it around for every request.
+final class EntryFacts: Sendable {
     let length: UInt64?
     let contentType: String?
     let entityTag: String?
@@ -13,7 +14,7 @@ struct EntryFacts {
     let representationHeaders: HTTPHeaders
     let isPlaylist: Bool
 
-    init(_ file: SparseFile?) {
+    convenience init(_ file: SparseFile?) {
         self.init(file?.metadata)
     }
 
