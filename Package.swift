@@ -147,6 +147,7 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzProxyRequestTarget", "CacheProxyParsing"),
     ("FuzzPrefetchRequest", "CacheProxyParsing"),
     ("FuzzMP4Boxes", "CacheProxyParsing"),
+    ("FuzzRawRequestHead", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

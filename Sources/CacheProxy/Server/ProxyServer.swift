@@ -31,14 +31,19 @@ enum ProxyServer {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
                     let fileHandles = ConnectionFileHandles()
+                    let responder = HitResponder(proxy: context, fileHandles: fileHandles)
+                    let headTimeoutHandler = RequestHeadTimeoutHandler(timeout: headTimeout)
                     try pipeline.addHandler(fileHandles)
+                    // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
+                    try pipeline.addHandler(RawHitHandler(responder: responder, headTimeout: headTimeoutHandler, counters: context.counters,
+                                                          headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount))
                     try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
                     try pipeline.addHandler(HTTPServerPipelineHandler())
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
-                    try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout))
-                    try pipeline.addHandler(CacheHitHandler(proxy: context, fileHandles: fileHandles))
+                    try pipeline.addHandler(headTimeoutHandler)
+                    try pipeline.addHandler(CacheHitHandler(responder: responder))
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }

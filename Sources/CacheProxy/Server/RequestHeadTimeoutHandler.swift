@@ -29,14 +29,28 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     /// Request heads received and response ends written so far: a response whose end is written
     /// after the next request arrived (pipelining) must not start the wait.
     private var headsReceived = 0
-    private var endsWritten = 0
+    /// Also how `RawHitHandler` knows that the requests it handed to the HTTP decoder have all
+    /// been answered.
+    private(set) var endsWritten = 0
+    private var context: ChannelHandlerContext?
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// A request was answered before it reached this handler (by `RawHitHandler`, from the raw
+    /// bytes, its response already queued): the wait for the next head starts now.
+    func requestAnsweredBelow() {
+        if let context { arm(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {

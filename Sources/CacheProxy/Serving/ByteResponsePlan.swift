@@ -79,10 +79,13 @@ struct ByteResponsePlan {
     /// The range to serve: one valid range, or nil for the whole representation (no `Range`,
     /// several ranges, a header that does not parse, or an `If-Range` that does not match).
     static func requestedRange(_ headers: HTTPHeaders, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
-        guard let value = headers.first(name: "range"),
-              case .single(let specifier)? = try? RangeRequest(parsing: value.utf8, limits: limits)
-        else { return nil }
-        if let ifRange = headers.first(name: "if-range"), !facts.matches(ifRange: ifRange) { return nil }
+        requestedRange(range: headers.first(name: "range"), ifRange: headers.first(name: "if-range"), facts: facts, limits: limits)
+    }
+
+    /// The same, from the values of the `Range` and `If-Range` headers.
+    static func requestedRange(range: String?, ifRange: String?, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
+        guard let range, case .single(let specifier)? = try? RangeRequest(parsing: range.utf8, limits: limits) else { return nil }
+        if let ifRange, !facts.matches(ifRange: ifRange) { return nil }
         return specifier
     }
 }

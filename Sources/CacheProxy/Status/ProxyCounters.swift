@@ -9,6 +9,7 @@ final class ProxyCounters: Sendable {
     private let brokenResponses = Atomic<UInt64>(0)
     private let ignoredRanges = Atomic<UInt64>(0)
     private let staleServes = Atomic<UInt64>(0)
+    private let rawHits = Atomic<UInt64>(0)
     private let openConnections = Atomic<Int>(0)
 
     func requestReceived() { requests.add(1, ordering: .relaxed) }
@@ -18,6 +19,7 @@ final class ProxyCounters: Sendable {
     func recordBroken() { brokenResponses.add(1, ordering: .relaxed) }
     func recordIgnoredRange() { ignoredRanges.add(1, ordering: .relaxed) }
     func recordStale() { staleServes.add(1, ordering: .relaxed) }
+    func recordRawHit() { rawHits.add(1, ordering: .relaxed) }
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
 
@@ -30,6 +32,7 @@ final class ProxyCounters: Sendable {
             bytesFetched: fetchedBytes.load(ordering: .relaxed),
             brokenResponses: brokenResponses.load(ordering: .relaxed),
             originsIgnoringRange: ignoredRanges.load(ordering: .relaxed),
-            stalePlaylistsServed: staleServes.load(ordering: .relaxed))
+            stalePlaylistsServed: staleServes.load(ordering: .relaxed),
+            hitsFromRawRequests: rawHits.load(ordering: .relaxed))
     }
 }

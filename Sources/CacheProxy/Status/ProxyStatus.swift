@@ -34,6 +34,9 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         public var originsIgnoringRange: UInt64
         /// Live playlists served from cache because the origin was unreachable.
         public var stalePlaylistsServed: UInt64
+        /// Cache hits answered straight from the request's bytes, before the HTTP decoder (the
+        /// plain requests players send, when no earlier request of the connection is pending).
+        public var hitsFromRawRequests: UInt64
     }
 
     public var version: String

@@ -1,0 +1,100 @@
+import CacheProxyParsing
+import CacheStore
+import NIOCore
+import NIOHTTP1
+import SparseFile
+
+/// Answers a request for bytes the cache holds entirely, on the event loop: no task, no hop.
+/// Bytes verified before are sent from the cache file with `sendfile`, whatever their size;
+/// others are read (and so verified) into the buffer that is written, up to one chunk. Anything
+/// else gets no answer here, and goes to the asynchronous path.
+///
+/// One per connection, shared by the handler that reads plain requests from the raw bytes
+/// (`RawHitHandler`) and the one behind SwiftNIO's HTTP decoder (`CacheHitHandler`). It keeps
+/// what the connection's last hit looked up: a player asks a connection for many ranges of one
+/// resource, and parsing, keying and looking up a URL cost more than the rest of a hit.
+final class HitResponder {
+    struct Answer {
+        var head: HTTPResponseHead
+        var body: IOData?
+        var keepAlive: Bool
+    }
+
+    private let proxy: ProxyContext
+    private let fileHandles: ConnectionFileHandles
+    private var lastTarget: HitTarget?
+    private var lastEntry: HitEntry?
+
+    init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
+        self.proxy = proxy
+        self.fileHandles = fileHandles
+    }
+
+    /// The answer when the request is a cache hit served here; nil otherwise. `range` and
+    /// `ifRange` are the values of those headers.
+    func answer(
+        method: HTTPMethod, uri: String, version: HTTPVersion, keepAlive: Bool, range: String?, ifRange: String?,
+        allocator: ByteBufferAllocator
+    ) -> Answer? {
+        let configuration = proxy.configuration
+        guard method == .GET || method == .HEAD, let target = target(of: uri), target.isServable,
+              let (file, facts) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
+        else { return nil }
+        let isHead = method == .HEAD
+        let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: configuration.limits.range)
+        guard var plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
+        let reader = proxy.store.reader(for: target.key)
+        var body: IOData?
+        if let bytes = plan.body {
+            if let region = fileHandles.sharedRegion(for: bytes, of: file) {
+                body = .fileRegion(region)
+                reader.recordServed(bytes.length)
+            } else {
+                guard bytes.length <= UInt64(configuration.responseChunkSize),
+                      file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
+                var buffer = allocator.buffer(capacity: Int(bytes.length))
+                guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
+                body = .byteBuffer(buffer)
+            }
+            proxy.counters.recordServed(bytes.length)
+        }
+        // Everything is cached (and a region's descriptor keeps its bytes readable even if the
+        // entry is evicted now): count the hit and mark the entry used, without planning again.
+        proxy.store.recordHit(key: target.key)
+        proxy.counters.requestReceived()
+        let framing = ResponseFraming.apply(to: &plan.headers, version: version, keepAlive: keepAlive, isHead: isHead)
+        return Answer(head: HTTPResponseHead(version: version, status: plan.status, headers: plan.headers), body: body,
+                      keepAlive: framing.keepAlive)
+    }
+
+    /// What a request target names, parsed once per distinct target of the connection.
+    private func target(of uri: String) -> HitTarget? {
+        if let lastTarget, lastTarget.uri == uri { return lastTarget }
+        guard case .proxy(let origin)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget)
+        else { return nil }
+        let target = HitTarget(uri: uri, key: proxy.store.key(for: origin.string),
+                               isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
+        lastTarget = target
+        return target
+    }
+
+    /// The entry's file and facts, looked up again only when the store's entries or the file's
+    /// metadata changed since the last hit. The revisions are read before what they vouch for,
+    /// so a change in between only makes the next hit look up again.
+    private func entry(for key: String) -> (SparseFile, EntryFacts)? {
+        let storeRevision = proxy.store.entriesRevision
+        let kept = lastEntry.flatMap { $0.key == key ? $0 : nil }
+        guard let file = kept?.storeRevision == storeRevision ? kept?.file : proxy.store.reader(for: key).file else {
+            lastEntry = nil
+            return nil
+        }
+        let metadataRevision = file.metadataRevision
+        if let kept, kept.file === file, kept.metadataRevision == metadataRevision {
+            if kept.storeRevision != storeRevision { lastEntry?.storeRevision = storeRevision }
+            return (file, kept.facts)
+        }
+        let facts = EntryFacts(file)
+        lastEntry = HitEntry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts)
+        return (file, facts)
+    }
+}

@@ -1,0 +1,141 @@
+import CacheProxyParsing
+import NIOCore
+import NIOHTTP1
+
+/// Answers cache hits straight from a connection's bytes, before SwiftNIO's HTTP decoder: for
+/// the plain requests players send (`RawRequestHead`), a hit then costs no `HTTPRequestHead`,
+/// no trip through the HTTP handlers and no response encoder, which is most of what a hit costs
+/// beyond its three system calls.
+///
+/// Every other request goes on to the decoder, whole and in order, and is answered there
+/// (`CacheHitHandler`, or the asynchronous path). A hit is answered here only when every request
+/// handed on has been answered (`RequestHeadTimeoutHandler` counts the response ends), so
+/// responses never overtake each other. Bytes that are not plain HTTP (a bare LF, a body, an
+/// `Expect`, too long a head) hand the rest of the connection to the decoder for good.
+final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    private let responder: HitResponder
+    private let headTimeout: RequestHeadTimeoutHandler
+    private let counters: ProxyCounters
+    private let headLimit: Int
+    private let fieldLimit: Int
+    private enum State {
+        /// Reading heads; the bytes received and not yet answered or handed on.
+        case reading(ByteBuffer)
+        /// The decoder has the rest of the connection.
+        case handedOver
+        /// A response that ends the connection was sent: what follows is not read.
+        case closing
+    }
+
+    private var state = State.reading(ByteBuffer())
+    /// Requests handed on to the decoder.
+    private var handedOn = 0
+
+    init(responder: HitResponder, headTimeout: RequestHeadTimeoutHandler, counters: ProxyCounters, headLimit: Int, fieldLimit: Int) {
+        self.responder = responder
+        self.headTimeout = headTimeout
+        self.counters = counters
+        self.headLimit = headLimit
+        self.fieldLimit = fieldLimit
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .handedOver:
+            context.fireChannelRead(data)
+        case .closing:
+            break
+        case .reading(var pending):
+            var bytes = unwrapInboundIn(data)
+            if pending.readableBytes == 0 {
+                pending = bytes
+            } else {
+                pending.writeBuffer(&bytes)
+            }
+            serve(pending, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .closing
+        context.fireChannelInactive()
+    }
+
+    /// Answers or hands on each whole head at the start of `pending`, in order.
+    private func serve(_ pending: ByteBuffer, context: ChannelHandlerContext) {
+        var buffer = pending
+        while buffer.readableBytes > 0 {
+            let reading = buffer.withUnsafeReadableBytes { RawRequestHead.read($0, limit: headLimit, maximumFields: fieldLimit) }
+            switch reading {
+            case .needMore:
+                buffer.discardReadBytes()
+                state = .reading(buffer)
+                return
+            case .notPlain:
+                state = .handedOver
+                context.fireChannelRead(wrapInboundOut(buffer))
+                return
+            case .head(let head, let length):
+                if handedOn == headTimeout.endsWritten, let answer = answer(head, allocator: context.channel.allocator) {
+                    buffer.moveReaderIndex(forwardBy: length)
+                    state = .reading(buffer)
+                    send(answer, context: context)
+                    counters.recordRawHit()
+                    headTimeout.requestAnsweredBelow()
+                    guard answer.keepAlive else {
+                        state = .closing
+                        return
+                    }
+                } else {
+                    guard let request = buffer.readSlice(length: length) else { return }
+                    state = .reading(buffer)
+                    handedOn += 1
+                    // The decoder may answer it at once (a hit behind NIO's handlers), so that
+                    // `endsWritten` has moved when the next head is read.
+                    context.fireChannelRead(wrapInboundOut(request))
+                    guard case .reading = state else { return }
+                }
+            }
+        }
+        state = .reading(buffer)
+    }
+
+    private func answer(_ head: RawRequestHead, allocator: ByteBufferAllocator) -> HitResponder.Answer? {
+        responder.answer(
+            method: HTTPMethod(rawValue: head.method), uri: head.target, version: HTTPVersion(major: 1, minor: head.minorVersion),
+            keepAlive: head.keepAlive, range: head.range, ifRange: head.ifRange, allocator: allocator)
+    }
+
+    /// Writes the response as SwiftNIO's encoder would: status line, header fields, body.
+    private func send(_ answer: HitResponder.Answer, context: ChannelHandlerContext) {
+        var head = context.channel.allocator.buffer(capacity: 256)
+        let status = answer.head.status
+        head.writeStaticString(answer.head.version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        head.writeString(String(status.code))
+        head.writeStaticString(" ")
+        head.writeString(status.reasonPhrase)
+        head.writeStaticString("\r\n")
+        for (name, value) in answer.head.headers {
+            head.writeString(name)
+            head.writeStaticString(": ")
+            head.writeString(value)
+            head.writeStaticString("\r\n")
+        }
+        head.writeStaticString("\r\n")
+        context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(body), promise: nil) }
+        guard !answer.keepAlive else {
+            context.flush()
+            return
+        }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(channel.allocator.buffer(capacity: 0)))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Hits answered from the raw request bytes, before SwiftNIO's HTTP decoder, must behave as
+/// those answered behind it: in order with the connection's other responses, across split
+/// reads, and never for requests that are not plain.
+@Suite("Cache hits answered from raw request bytes")
+struct RawHitTests {
+    static let body = TestBytes(seed: 31).bytes(0, 300_000)
+
+    private func withCachedFile(_ test: (ProxyHarness, _ target: String) async throws -> Void) async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/v.mp4", .init(Self.body, contentType: "video/mp4"))
+            _ = try await harness.get("/v.mp4")
+            _ = try await harness.get("/v.mp4")  // read once, so verified
+            try await test(harness, "/proxy?url=" + percentEncoded(harness.origin.url("/v.mp4")))
+        }
+    }
+
+    private func rawHits(_ harness: ProxyHarness) -> UInt64 {
+        harness.proxy.status?.traffic.hitsFromRawRequests ?? 0
+    }
+
+    private func matches(_ response: RawConnection.Response?, _ range: Range<Int>) -> Bool {
+        guard let response, response.status == 206 else { return false }
+        return response.body.elementsEqual(Self.body[range])
+    }
+
+    @Test("Plain range requests of a cached file are answered from the raw bytes")
+    func plainRequests() async throws {
+        try await withCachedFile { harness, target in
+            let before = rawHits(harness)
+            let connection = try RawConnection(port: harness.port)
+            for start in [0, 70_000, 299_990] {
+                connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=\(start)-\(start + 9)\r\n\r\n")
+                #expect(matches(await connection.readResponse(timeout: .seconds(10)), start..<start + 10))
+            }
+            #expect(rawHits(harness) == before + 3)
+        }
+    }
+
+    @Test("A request split across reads, even a byte at a time, is answered")
+    func splitRequest() async throws {
+        try await withCachedFile { harness, target in
+            let connection = try RawConnection(port: harness.port)
+            let request = "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=5-14\r\n\r\n"
+            let cut = request.index(request.startIndex, offsetBy: 20)
+            connection.send(String(request[..<cut]))
+            try await Task.sleep(for: .milliseconds(50))
+            connection.send(String(request[cut...]))
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 5..<15))
+            for character in request {
+                connection.send(String(character))
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 5..<15))
+        }
+    }
+
+    @Test("A hit pipelined behind a miss waits for it: responses keep the order of requests")
+    func hitBehindAMiss() async throws {
+        try await withCachedFile { harness, target in
+            let slow = TestBytes(seed: 32).bytes(0, 400_000)
+            harness.origin.set("/slow.ts", .init(slow, faults: .init(chunkDelay: .milliseconds(20), chunkSize: 50_000)))
+            let miss = "/proxy?url=" + percentEncoded(harness.origin.url("/slow.ts"))
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET \(miss) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-299999\r\n\r\n"
+                + "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\n\r\n"
+                + "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=20-29\r\n\r\n")
+            let first = try #require(await connection.readResponse(timeout: .seconds(20)))
+            let intact = first.status == 206 && first.body.elementsEqual(slow[0..<300_000])
+            #expect(intact, "the miss comes first, whole")
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 10..<20))
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 20..<30))
+            // Once the miss has been answered, the connection's hits come from the raw bytes again.
+            let before = rawHits(harness)
+            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=30-39\r\n\r\n")
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 30..<40))
+            #expect(rawHits(harness) == before + 1)
+        }
+    }
+
+    @Test("After a request that is not plain, the connection's requests go to the full parser and are answered")
+    func notPlainHandsOver() async throws {
+        try await withCachedFile { harness, target in
+            let before = rawHits(harness)
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-9\r\n\r\n")
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 0..<10))
+            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\n\r\n")
+            #expect(matches(await connection.readResponse(timeout: .seconds(10)), 10..<20))
+            connection.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.readResponse(timeout: .seconds(10))?.status == 200)
+            #expect(rawHits(harness) == before)
+        }
+    }
+
+    @Test("A request that ends its connection is answered, and what follows it is not", arguments: [
+        "HTTP/1.1\r\nConnection: close", "HTTP/1.0",
+    ])
+    func lastRequest(versionAndFields: String) async throws {
+        try await withCachedFile { harness, target in
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET \(target) \(versionAndFields)\r\nRange: bytes=0-9\r\n\r\nGET \(target) HTTP/1.1\r\nRange: bytes=10-19\r\n\r\n")
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(10))
+            #expect(closed)
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.components(separatedBy: " 206 Partial Content\r\n").count == 2, "one response")
+            #expect(bytes.suffix(10).elementsEqual(Self.body[0..<10]))
+        }
+    }
+}
