@@ -73,8 +73,11 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let reading = buffer.withUnsafeReadableBytes { RawRequestHead.read($0, limit: headLimit, maximumFields: fieldLimit) }
             switch reading {
             case .needMore:
-                buffer.discardReadBytes()
-                state = .reading(buffer)
+                // A copy of the part read so far: keeping the receive buffer would hold up to
+                // 64 KiB per connection and stop the channel from reusing it for the next read.
+                var partial = context.channel.allocator.buffer(capacity: buffer.readableBytes)
+                partial.writeBuffer(&buffer)
+                state = .reading(partial)
                 return
             case .notPlain:
                 state = .handedOver
@@ -102,7 +105,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             }
         }
-        state = .reading(buffer)
+        state = .reading(ByteBuffer())  // all read: the receive buffer goes back to the channel
     }
 
     private func answer(_ head: RawRequestHead, allocator: ByteBufferAllocator) -> HitResponder.Answer? {
