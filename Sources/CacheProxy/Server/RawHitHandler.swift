@@ -18,11 +18,6 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
-    private let responder: HitResponder
-    private let headTimeout: RequestHeadTimeoutHandler
-    private let counters: ProxyCounters
-    private let headLimit: Int
-    private let fieldLimit: Int
     private enum State {
         /// Reading heads; the bytes received and not yet answered or handed on.
         case reading(ByteBuffer)
@@ -32,6 +27,11 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case closing
     }
 
+    private let responder: HitResponder
+    private let headTimeout: RequestHeadTimeoutHandler
+    private let counters: ProxyCounters
+    private let headLimit: Int
+    private let fieldLimit: Int
     private var state = State.reading(ByteBuffer())
     /// Requests handed on to the decoder.
     private var handedOn = 0
@@ -95,7 +95,11 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                         return
                     }
                 } else {
-                    guard let request = buffer.readSlice(length: length) else { return }
+                    guard let request = buffer.readSlice(length: length) else {
+                        state = .handedOver
+                        context.fireChannelRead(wrapInboundOut(buffer))
+                        return
+                    }
                     state = .reading(buffer)
                     handedOn += 1
                     // The decoder may answer it at once (a hit behind NIO's handlers), so that
