@@ -222,10 +222,7 @@ struct ReadWriteTests {
         defer { close(region.descriptor) }
         #expect(region.spans.count == 1)
         let span = try #require(region.spans.first)
-        var bytes = [UInt8](repeating: 0, count: Int(span.length))
-        let got = bytes.withUnsafeMutableBytes { pread(region.descriptor, $0.baseAddress, $0.count, off_t(span.fileOffset)) }
-        #expect(got == 50_000)
-        #expect(bytes == origin.bytes(10_000, 50_000))
+        #expect(readAll(region.descriptor, count: Int(span.length), at: span.fileOffset) == origin.bytes(10_000, 50_000))
     }
 
     @Test func aVerifiedRegionAcrossExtentsWrittenOutOfOrderListsEachRunInOriginalOrder() throws {
@@ -238,13 +235,7 @@ struct ReadWriteTests {
         let region = try #require(file.verifiedRegion(for: wanted))  // written here, so verified
         defer { close(region.descriptor) }
         #expect(region.spans.count == 3)
-        var served: [UInt8] = []
-        for span in region.spans {
-            var bytes = [UInt8](repeating: 0, count: Int(span.length))
-            let got = bytes.withUnsafeMutableBytes { pread(region.descriptor, $0.baseAddress, $0.count, off_t(span.fileOffset)) }
-            #expect(got == Int(span.length))
-            served += bytes
-        }
+        let served = region.spans.flatMap { readAll(region.descriptor, count: Int($0.length), at: $0.fileOffset) ?? [] }
         #expect(served == origin.bytes(40_000, 70_000))
     }
 
@@ -268,10 +259,7 @@ struct ReadWriteTests {
         #expect(moved.descriptorGeneration != run.descriptorGeneration)
         let fresh = try #require(file.verifiedRegion(for: wanted))
         defer { close(fresh.descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 20_000)
-        let got = bytes.withUnsafeMutableBytes { pread(fresh.descriptor, $0.baseAddress, $0.count, off_t(moved.fileOffset)) }
-        #expect(got == 20_000)
-        #expect(bytes == origin.bytes(110_000, 20_000))
+        #expect(readAll(fresh.descriptor, count: 20_000, at: moved.fileOffset) == origin.bytes(110_000, 20_000))
     }
 
     @Test func theMetadataRevisionChangesExactlyWhenTheMetadataDoes() throws {
@@ -285,5 +273,12 @@ struct ReadWriteTests {
         let updated = file.metadataRevision
         try file.updateMetadata { $0.entityTag = "\"v2\"" }  // no change
         #expect(file.metadataRevision == updated)
+    }
+
+    /// `count` bytes of `descriptor` at `offset`, or nil when fewer could be read.
+    private func readAll(_ descriptor: Int32, count: Int, at offset: UInt64) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        return got == count ? bytes : nil
     }
 }
