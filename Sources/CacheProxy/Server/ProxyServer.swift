@@ -33,10 +33,12 @@ enum ProxyServer {
                     let fileHandles = ConnectionFileHandles()
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)
                     let headTimeoutHandler = RequestHeadTimeoutHandler(timeout: headTimeout)
+                    let rawHits = RawHitHandler(
+                        responder: responder, headTimeout: headTimeoutHandler, counters: context.counters,
+                        headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
                     try pipeline.addHandler(fileHandles)
                     // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
-                    try pipeline.addHandler(RawHitHandler(responder: responder, headTimeout: headTimeoutHandler, counters: context.counters,
-                                                          headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount))
+                    try pipeline.addHandler(rawHits)
                     try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
