@@ -4,7 +4,7 @@ import NIOHTTP1
 
 /// Answers cache hits straight from a connection's bytes, before SwiftNIO's HTTP decoder: for
 /// the plain requests players send (`RawRequestHead`), a hit then costs no `HTTPRequestHead`,
-/// no trip through the HTTP handlers and no response encoder, which is most of what a hit costs
+/// no trip through the HTTP handlers and no response encoder, a large part of what a hit costs
 /// beyond its three system calls.
 ///
 /// Every other request goes on to the decoder, whole and in order, and is answered there
