@@ -32,10 +32,7 @@ extension SparseFile {
         guard !range.isEmpty else { return .complete }
         // The common case of a hit, one extent already verified, costs one lookup and one pread.
         let direct = try state.withLock { state throws(SparseFileError) -> (FileDescriptor, UInt64)? in
-            guard let extent = state.map.extent(covering: range) else { return nil }
-            let data = extent.dataOffset(of: range.offset)
-            let (first, last) = (FileLayout.block(containing: data), FileLayout.block(containing: data + range.length - 1))
-            guard state.verified.containsAll(from: first, through: last) else { return nil }
+            guard let data = state.verifiedDataOffset(of: range) else { return nil }
             return (try state.openDescriptor(), data)
         }
         if let (descriptor, data) = direct {

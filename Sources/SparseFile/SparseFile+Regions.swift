@@ -40,14 +40,10 @@ extension SparseFile {
         }
     }
 
-    /// The file offset of `range` when it lies in one extent, every block of it verified, in one
-    /// contiguous run of the file (the common case of a hit).
+    /// The file offset of `range` when it lies in one verified extent and in one contiguous run
+    /// of the file (the common case of a hit).
     private static func singleVerifiedRun(_ range: ByteRange, in state: State) -> UInt64? {
-        guard let extent = state.map.extent(covering: range) else { return nil }
-        let data = extent.dataOffset(of: range.offset)
-        let last = FileLayout.block(containing: data + range.length - 1)
-        guard state.verified.containsAll(from: FileLayout.block(containing: data), through: last),
-              FileLayout.contiguousDataLength(from: data) >= range.length
+        guard let data = state.verifiedDataOffset(of: range), FileLayout.contiguousDataLength(from: data) >= range.length
         else { return nil }
         return FileLayout.fileOffset(ofData: data)
     }

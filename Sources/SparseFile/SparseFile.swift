@@ -65,6 +65,15 @@ public final class SparseFile: Sendable {
             guard let descriptor else { throw .closed }
             return descriptor
         }
+
+        /// The data offset of original bytes `range` when they lie in one extent whose blocks
+        /// all passed their checksum in this process: a read or a send then needs no plan.
+        func verifiedDataOffset(of range: ByteRange) -> UInt64? {
+            guard !range.isEmpty, let extent = map.extent(covering: range) else { return nil }
+            let data = extent.dataOffset(of: range.offset)
+            let last = FileLayout.block(containing: data + range.length - 1)
+            return verified.containsAll(from: FileLayout.block(containing: data), through: last) ? data : nil
+        }
     }
 
     struct CommittedTail {

@@ -50,25 +50,13 @@ final class ConnectionFileHandles: ChannelOutboundHandler, RemovableChannelHandl
         if let shared, shared.file === file {
             guard let run = file.verifiedRun(for: bytes) else { return nil }
             if run.descriptorGeneration == shared.descriptorGeneration {
-                return Self.region(shared.handle, at: run.fileOffset, length: bytes.length)
+                return FileRegion(shared.handle, at: run.fileOffset, length: bytes.length)
             }
         }
-        guard let region = file.verifiedRegion(for: bytes) else { return nil }
-        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
-        guard region.spans.count == 1, let span = region.spans.first,
-              let fileRegion = Self.region(handle, at: span.fileOffset, length: span.length)
-        else {
-            try? handle.close()
-            return nil
-        }
+        guard let (region, generation) = file.fileRegion(for: bytes) else { return nil }
         retireShared()
-        shared = Shared(file: file, descriptorGeneration: region.descriptorGeneration, handle: handle)
-        return fileRegion
-    }
-
-    private static func region(_ handle: NIOFileHandle, at offset: UInt64, length: UInt64) -> FileRegion? {
-        guard let start = Int(exactly: offset), let count = Int(exactly: length) else { return nil }
-        return FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + count)
+        shared = Shared(file: file, descriptorGeneration: generation, handle: region.fileHandle)
+        return region
     }
 
     /// Closes the shared descriptor once the regions still queued with it are written: an empty

@@ -20,10 +20,28 @@ final class HitResponder {
         var keepAlive: Bool
     }
 
+    /// A request target seen before: the entry key it names, and whether a hit may be served
+    /// for it at all (an allowed host, and not a playlist by its name).
+    private struct Target {
+        let uri: String
+        let key: String
+        let isServable: Bool
+    }
+
+    /// An entry served before, with the revisions that keep it valid: the store's (the key still
+    /// names this file) and the file's metadata (the facts still hold).
+    private struct Entry {
+        let key: String
+        let file: SparseFile
+        var storeRevision: UInt64
+        let metadataRevision: UInt64
+        let facts: EntryFacts
+    }
+
     private let proxy: ProxyContext
     private let fileHandles: ConnectionFileHandles
-    private var lastTarget: HitTarget?
-    private var lastEntry: HitEntry?
+    private var lastTarget: Target?
+    private var lastEntry: Entry?
 
     init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
         self.proxy = proxy
@@ -68,11 +86,11 @@ final class HitResponder {
     }
 
     /// What a request target names, parsed once per distinct target of the connection.
-    private func target(of uri: String) -> HitTarget? {
+    private func target(of uri: String) -> Target? {
         if let lastTarget, lastTarget.uri == uri { return lastTarget }
         guard case .proxy(let origin)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget)
         else { return nil }
-        let target = HitTarget(uri: uri, key: proxy.store.key(for: origin.string),
+        let target = Target(uri: uri, key: proxy.store.key(for: origin.string),
                                isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
         lastTarget = target
         return target
@@ -94,7 +112,7 @@ final class HitResponder {
             return (file, kept.facts)
         }
         let facts = EntryFacts(file)
-        lastEntry = HitEntry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts)
+        lastEntry = Entry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts)
         return (file, facts)
     }
 }

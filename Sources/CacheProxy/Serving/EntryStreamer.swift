@@ -58,7 +58,7 @@ struct EntryStreamer {
             let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
             let body: IOData
             // Bytes this process verified, or that its own fill wrote, go out with sendfile.
-            if let file, let bytes = ByteRange(offset: position, length: UInt64(count)), let region = file.fileRegion(for: bytes) {
+            if let file, let bytes = ByteRange(offset: position, length: UInt64(count)), let (region, _) = file.fileRegion(for: bytes) {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {

@@ -6,16 +6,25 @@ extension SparseFile {
     /// of them were verified in this process (read before, or written by its own fill) and lie in
     /// one contiguous run of the file; nil otherwise. The region owns a duplicate descriptor,
     /// which `ConnectionFileHandles` closes once the region is written; one that is never written
-    /// must be closed by its owner.
-    func fileRegion(for bytes: ByteRange) -> FileRegion? {
+    /// must be closed by its owner. With it, which of the file's descriptors it duplicates (see
+    /// ``SparseFile/VerifiedRun``).
+    func fileRegion(for bytes: ByteRange) -> (region: FileRegion, descriptorGeneration: UInt64)? {
         guard let region = verifiedRegion(for: bytes) else { return nil }
         // NIO sends files only as a FileRegion over a NIOFileHandle, which takes the duplicate.
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
         guard region.spans.count == 1, let span = region.spans.first,
-              let start = Int(exactly: span.fileOffset), let length = Int(exactly: span.length) else {
+              let fileRegion = FileRegion(handle, at: span.fileOffset, length: span.length) else {
             try? handle.close()
             return nil
         }
-        return FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + length)
+        return (fileRegion, region.descriptorGeneration)
+    }
+}
+
+extension FileRegion {
+    /// `length` bytes of `handle`'s file from `offset`; nil past what `Int` holds.
+    init?(_ handle: NIOFileHandle, at offset: UInt64, length: UInt64) {
+        guard let start = Int(exactly: offset), let count = Int(exactly: length) else { return nil }
+        self.init(fileHandle: handle, readerIndex: start, endIndex: start + count)
     }
 }
