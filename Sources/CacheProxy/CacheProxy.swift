@@ -39,7 +39,8 @@ public final class CacheProxy: Sendable {
 
     private enum Lifecycle {
         case idle
-        case binding
+        /// One caller binds; others wait here for it to finish.
+        case binding(waiters: [CheckedContinuation<Void, Never>])
         case listening(Running)
         case serving(Running)
         case stopped
@@ -86,20 +87,34 @@ public final class CacheProxy: Sendable {
     @discardableResult
     public func start() async throws(CacheProxyError) -> Int {
         while true {
-            let state = lifecycle.withLock { state -> Lifecycle in
-                let current = state
-                if case .idle = current { state = .binding }
-                return current
+            enum Step { case bind, wait, done(Int), stopped }
+            let step = lifecycle.withLock { state -> Step in
+                switch state {
+                case .idle:
+                    state = .binding(waiters: [])
+                    return .bind
+                case .binding: return .wait
+                case .listening(let running), .serving(let running): return .done(running.port)
+                case .stopped: return .stopped
+                }
             }
-            switch state {
-            case .listening(let running), .serving(let running): return running.port
+            if case .wait = step {
+                // Binding takes milliseconds and always ends, so a second caller waits for it.
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let registered = lifecycle.withLock { state -> Bool in
+                        guard case .binding(var waiters) = state else { return false }
+                        waiters.append(continuation)
+                        state = .binding(waiters: waiters)
+                        return true
+                    }
+                    if !registered { continuation.resume() }
+                }
+            }
+            switch step {
+            case .wait: continue
+            case .done(let port): return port
             case .stopped: throw CacheProxyError(.alreadyStopped, "the proxy was shut down")
-            case .binding:
-                // Another caller is binding; wait for it.
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            case .idle:
-                break
+            case .bind: break
             }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
             let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
@@ -109,12 +124,12 @@ public final class CacheProxy: Sendable {
             } catch {
                 await context.upstream.shutdown()
                 try? await group.shutdownGracefully()
-                lifecycle.withLock { $0 = .idle }
+                finishBinding(.idle)
                 throw CacheProxyError(.bindFailed, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
-            lifecycle.withLock { $0 = .listening(Running(context: context, group: group, listener: listener, port: port)) }
+            finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
                 logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
@@ -122,6 +137,16 @@ public final class CacheProxy: Sendable {
             }
             return port
         }
+    }
+
+    /// Leaves the binding state and wakes the callers that waited for it.
+    private func finishBinding(_ next: Lifecycle) {
+        let waiters = lifecycle.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state = next }
+            guard case .binding(let waiters) = state else { return [] }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Serves until ``shutdown()`` is called or the calling task is cancelled, then closes

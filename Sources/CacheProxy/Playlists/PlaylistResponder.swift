@@ -14,37 +14,19 @@ import SparseFile
 struct PlaylistResponder {
     let context: ProxyContext
 
-    func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let store = context.store
-        let key = store.key(for: origin.string)
-        let playlists = PlaylistCache(context: context)
-        let cached = playlists.cached(key)
-        if let cached, let playlist = parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
-            // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
-            if let whole = ByteRange(offset: 0, length: UInt64(cached.body.count)) { _ = try? store.claim(key: key, range: whole) }
-            try await send(cached.body, playlist: playlist, url: origin.string, contentType: cached.contentType, request: request, writer: writer)
-            return
-        }
-        let fetched: PlaylistFetches.Result
+    func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        let loaded: PlaylistLoader.Loaded
         do {
-            fetched = try await context.playlistFetches.fetch(origin)
+            loaded = try await PlaylistLoader(context: context, lane: .express).load(origin, directives: directives, allowsStale: true)
         } catch let error as UpstreamError {
-            if let cached, error.isOriginDown {
-                context.counters.recordStale()
-                context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
-                try await send(cached.body, playlist: parse(cached.body, url: origin.string), url: origin.string,
-                               contentType: cached.contentType, request: request, writer: writer)
-                return
-            }
             throw ProxyFailure(error)
         }
-        playlists.save(fetched, key: key, replacing: cached?.body)
-        try await send(fetched.body, playlist: parse(fetched.body, url: fetched.finalURL), url: fetched.finalURL,
-                       contentType: fetched.head.metadata.contentType, request: request, writer: writer)
-    }
-
-    private func parse(_ body: [UInt8], url: String) -> HLSPlaylist? {
-        PlaylistCache.parse(body, url: url)
+        if loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) {
+            // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
+            let store = context.store
+            _ = try? store.claim(key: store.key(for: origin.string), range: whole)
+        }
+        try await send(loaded.body, playlist: loaded.playlist, url: loaded.url, contentType: loaded.contentType, request: request, writer: writer)
     }
 
     private func send(

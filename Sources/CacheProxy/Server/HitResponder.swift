@@ -68,10 +68,9 @@ final class HitResponder {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {
-                guard bytes.length <= UInt64(configuration.responseChunkSize),
-                      file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
-                var buffer = allocator.buffer(capacity: Int(bytes.length))
-                guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
+                guard let buffer = try? reader.readWhole(bytes, of: file, limit: configuration.responseChunkSize, allocator: allocator) else {
+                    return nil
+                }
                 body = .byteBuffer(buffer)
             }
             proxy.counters.recordServed(bytes.length)
@@ -88,7 +87,8 @@ final class HitResponder {
     /// What a request target names, parsed once per distinct target of the connection.
     private func target(of uri: String) -> Target? {
         if let lastTarget, lastTarget.uri == uri { return lastTarget }
-        guard case .proxy(let origin)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget)
+        guard case .proxy(let origin, let directives)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget),
+              directives.isEmpty
         else { return nil }
         let target = Target(uri: uri, key: proxy.store.key(for: origin.string),
                                isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))

@@ -26,8 +26,10 @@ struct ByteResponder {
         var facts = EntryFacts(reader.file)
         if facts.isPlaylist { return .isPlaylist }
         var range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
-
-        if facts.length == nil {
+        let length: UInt64
+        if let known = facts.length {
+            length = known
+        } else {
             // Nothing tells the length yet: start fetching what was asked for (from its first
             // byte to the end when open), or probe one byte, and read the length from the origin.
             let bounds: (lower: UInt64, upper: UInt64)
@@ -44,23 +46,13 @@ struct ByteResponder {
             try await awaitFirstByte(at: window.offset, reader: reader, session: session)
             facts = EntryFacts(reader.file)
             if facts.isPlaylist { return .isPlaylist }
-            if facts.length == nil {
-                // The origin does not know the length either (a chunked body): the whole
-                // representation is streamed as it comes; a Range is ignored, as RFC 9110 allows.
-                range = nil
-                if let whole = ByteRange(from: 0, to: UInt64.max) {
-                    try session.claimAndFetch(whole, lane: lane(origin: origin, key: key, range: nil))
-                }
-                try await writer.sendHead(status: .ok, headers: ByteResponsePlan.headers(facts, length: nil))
-                if !writer.isHead {
-                    try await EntryStreamer(context: context, reader: reader, session: session, writer: writer)
-                        .stream(from: 0, to: nil, lane: lane(origin: origin, key: key, range: nil))
-                }
-                try await writer.sendEnd()
+            guard let learned = facts.length else {
+                try await streamWhole(facts: facts, origin: origin, key: key, reader: reader, session: session, writer: writer)
                 return .served
             }
+            length = learned
+            range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
         }
-        guard let length = facts.length else { return .served }
 
         let plan = try ByteResponsePlan(facts: facts, length: length, range: range, isHead: writer.isHead)
         guard let wanted = plan.body else {
@@ -81,6 +73,22 @@ struct ByteResponder {
         try await streamer.stream(from: wanted.offset, to: wanted.end, lane: lane)
         try await writer.sendEnd()
         return .served
+    }
+
+    /// The origin does not know the length either (a chunked body): the whole representation
+    /// is streamed as it comes; a Range is ignored, as RFC 9110 allows.
+    private func streamWhole(
+        facts: EntryFacts, origin: OriginURL, key: String, reader: EntryReader, session: FetchSession, writer: ResponseWriter
+    ) async throws {
+        if let whole = ByteRange(from: 0, to: UInt64.max) {
+            try session.claimAndFetch(whole, lane: lane(origin: origin, key: key, range: nil))
+        }
+        try await writer.sendHead(status: .ok, headers: ByteResponsePlan.headers(facts, length: nil))
+        if !writer.isHead {
+            try await EntryStreamer(context: context, reader: reader, session: session, writer: writer)
+                .stream(from: 0, to: nil, lane: lane(origin: origin, key: key, range: nil))
+        }
+        try await writer.sendEnd()
     }
 
     /// Waits until byte `offset` is cached; turns a failed fetch of our own into its error, and

@@ -17,10 +17,9 @@ struct EntryStreamer {
 
     /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
-        guard range.length <= UInt64(context.configuration.responseChunkSize),
-              let file = reader.file, file.cachedLength(from: range.offset) >= range.length else { return nil }
-        var buffer = writer.allocator.buffer(capacity: Int(range.length))
-        guard try reader.read(into: &buffer, count: Int(range.length), at: range.offset) else { return nil }
+        guard let buffer = try reader.readWhole(range, of: reader.file, limit: context.configuration.responseChunkSize, allocator: writer.allocator) else {
+            return nil
+        }
         context.counters.recordServed(range.length)
         return buffer
     }

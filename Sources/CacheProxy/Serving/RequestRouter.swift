@@ -35,7 +35,18 @@ struct RequestRouter: Sendable {
         }
     }
 
+    /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
+    /// them, whatever its query holds.
+    private static let controlPaths = ["/prefetch", "/sessions"]
+
     private func route(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+        let readsOnly = request.method == .GET || request.method == .HEAD
+        if !readsOnly {
+            let path = request.uri.prefix { $0 != "?" }
+            guard Self.controlPaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else {
+                throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
+            }
+        }
         let route: ProxyRoute
         do {
             route = try ProxyRoute(parsing: request.uri.utf8, limits: context.configuration.limits.requestTarget)
@@ -46,28 +57,32 @@ struct RequestRouter: Sendable {
             default: throw ProxyFailure(status: 400, error.message)
             }
         }
-        if case .prefetch = route {
+        switch route {
+        case .prefetch:
             try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
+        case .status:
+            try await StatusResponder(context: context).respond(writer: writer)
+        case .proxy(let origin, let directives):
+            try await serve(origin, directives: directives, request: request, writer: writer)
+        case .sessions, .session, .sessionPlaylist, .sessionProxy:
+            throw ProxyFailure(status: 404, "no such session")
+        }
+    }
+
+    /// Serves an origin URL through the cache: as a playlist when its name or its origin's
+    /// content type says so, as bytes otherwise.
+    private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        if let allowList = context.allowList, !allowList.allows(origin.host) {
+            throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
+        }
+        let playlists = PlaylistResponder(context: context)
+        if PlaylistDetection.hasPlaylistExtension(origin) {
+            try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
-        guard request.method == .GET || request.method == .HEAD else {
-            throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
-        }
-        switch route {
-        case .status, .prefetch:
-            try await StatusResponder(context: context).respond(writer: writer)
-        case .proxy(let origin):
-            if let allowList = context.allowList, !allowList.allows(origin.host) {
-                throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
-            }
-            if PlaylistDetection.hasPlaylistExtension(origin) {
-                try await PlaylistResponder(context: context).respond(origin: origin, request: request, writer: writer)
-                return
-            }
-            let outcome = try await ByteResponder(context: context).respond(origin: origin, request: request, writer: writer)
-            if outcome == .isPlaylist {
-                try await PlaylistResponder(context: context).respond(origin: origin, request: request, writer: writer)
-            }
+        let outcome = try await ByteResponder(context: context).respond(origin: origin, request: request, writer: writer)
+        if outcome == .isPlaylist {
+            try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
         }
     }
 }

@@ -17,7 +17,7 @@ struct StatusResponder {
     /// Sends `value` as a JSON document.
     static func sendJSON(_ value: some Encodable, status: HTTPResponseStatus, writer: ResponseWriter) async throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(value)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")

@@ -24,8 +24,7 @@ struct FetchCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "The presentation's (multivariant) playlist URL, or a file's URL.") var url: String
-    @Option(name: .customLong("cache-dir"), help: "The store directory (default: the one serve uses).")
-    var cacheDirectory: String?
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
     @Option(help: "The variant to download: lowest, highest (default) or a bandwidth in bits/s.")
     var variant: VariantArgument = .init(.highest)
     @Flag(name: .customLong("all-variants"), help: "Download every variant and rendition.")
@@ -36,7 +35,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Tries per resource before giving up.") var attempts = 4
 
     func run() async throws {
-        let directory = cacheDirectory ?? DefaultCacheDirectory.path
+        let directory = cacheDirectory.path
         try DefaultCacheDirectory.create(directory)
         // Commit often: a run killed outright loses at most this much of each fetch in flight.
         let fileOptions = SparseFileOptions(durability: .none, autoCommitInterval: 256 * 1024)
