@@ -95,7 +95,7 @@ import Testing
                                            bandwidthOverride: { $0.isIFrameOnly ? nil : 3_000_000 })
         let rewritten = try HLSPlaylist(parsing: playlist.rewritten(base: Self.base, policy: policy))
         #expect(rewritten.variants.map(\.bandwidth) == [3_000_000])
-        #expect(rewritten.variants.first?.averageBandwidth == 2_200_000)
+        #expect(rewritten.variants.first?.averageBandwidth == 3_000_000)
         #expect(rewritten.variants.first?.uri == Self.proxied("https://origin.example.com/path/to/video/720p/index.m3u8"))
     }
 
