@@ -148,6 +148,7 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzPrefetchRequest", "CacheProxyParsing"),
     ("FuzzMP4Boxes", "CacheProxyParsing"),
     ("FuzzRawRequestHead", "CacheProxyParsing"),
+    ("FuzzSessionRequest", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

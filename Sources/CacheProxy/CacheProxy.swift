@@ -181,6 +181,7 @@ public final class CacheProxy: Sendable {
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
+        await running.context.sessions.shutdown()
         await running.context.prefetch.shutdown()
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
@@ -219,9 +220,9 @@ public final class CacheProxy: Sendable {
     /// uncached), or when the URL is not one the proxy would fetch (another scheme, a host off
     /// the allow-list).
     public func proxyURL(for originURL: String) -> String {
-        guard let port, let origin = try? OriginURL(parsing: originURL),
+        guard let context = running?.context, let origin = try? OriginURL(parsing: originURL),
               allowList?.allows(origin.host) ?? true else { return originURL }
-        return HLSProxyEndpoint(port: UInt16(clamping: port)).url(for: originURL)
+        return context.proxyEndpoint(for: nil).url(for: originURL)
     }
 
     /// Warms the start of the videos of a feed, replacing any list given before (the user
@@ -230,6 +231,24 @@ public final class CacheProxy: Sendable {
     public func prefetch(_ request: PrefetchRequest) -> PrefetchStatus? {
         guard let context = running?.context else { return nil }
         return context.prefetch.replace(with: request, context: context)
+    }
+
+    /// Opens a playback session (see ``PlaybackSession``): loads what it plays, locks its
+    /// quality, and starts buffering as `request` asks.
+    ///
+    /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running,
+    ///   ``CacheProxyError/Code/invalidRequest`` for a presentation that cannot be played as
+    ///   asked (not a playlist, a multivariant playlist in a virtual playlist without a quality,
+    ///   a live or I-frame-only part), ``CacheProxyError/Code/originFailed`` when a playlist can
+    ///   be neither fetched nor read from the cache.
+    public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
+        guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
+        do {
+            let engine = try await context.openSession(request, base: context.baseURL(for: nil))
+            return PlaybackSession(engine: engine, registry: context.sessions)
+        } catch {
+            throw CacheProxyError(error.status == 400 || error.status == 403 ? .invalidRequest : .originFailed, error.message)
+        }
     }
 
     /// Cancels all prefetching; nil when the proxy is not running.

@@ -13,6 +13,7 @@ final class ProxyContext: Sendable {
     let playlistFetches: PlaylistFetches
     let fetches = FetchTasks()
     let prefetch = PrefetchScheduler()
+    let sessions = SessionRegistry()
     let allowList: HostAllowList?
     let logger: Logger
     let startedAt = ContinuousClock.now

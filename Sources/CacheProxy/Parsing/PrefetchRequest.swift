@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// A `POST /prefetch` body, parsed from untrusted JSON:
 ///
@@ -54,12 +53,7 @@ public struct PrefetchRequest: Sendable, Hashable {
         guard body.count <= limits.maximumBodyBytes else {
             throw ParseError(.tooLong, "a prefetch request is limited to \(limits.maximumBodyBytes) bytes")
         }
-        let decoded: Body
-        do {
-            decoded = try JSONDecoder().decode(Body.self, from: Data(body))
-        } catch {
-            throw ParseError(.malformed, "the body is not a prefetch request: \(Self.describe(error))")
-        }
+        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, what: "prefetch request")
         guard !decoded.urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty") }
         guard decoded.urls.count <= limits.maximumURLs else {
             throw ParseError(.tooLong, "more than \(limits.maximumURLs) urls")
@@ -115,17 +109,6 @@ public struct PrefetchRequest: Sendable, Hashable {
             } else {
                 self = .bandwidth(try container.decode(UInt64.self))
             }
-        }
-    }
-
-    /// A short reason, without the coding path noise of `DecodingError`'s description.
-    private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        default:
-            return "invalid JSON"
         }
     }
 }

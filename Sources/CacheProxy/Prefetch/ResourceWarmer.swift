@@ -8,6 +8,8 @@ import SparseFile
 struct ResourceWarmer: Sendable {
     let context: ProxyContext
     let lane: UpstreamLane.Kind
+    /// The playback session whose traffic this is, if any.
+    var session: SessionTraffic?
 
     /// A playlist, parsed, with the URL it came from (after redirects) and the bytes fetched
     /// for it (0 when a cached VOD copy was used).
@@ -42,7 +44,7 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: FetchOwnership()) {
+                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: FetchOwnership(session: session)) {
                     lastError = error
                 }
                 fetched += fill.position - start

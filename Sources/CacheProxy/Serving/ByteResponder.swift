@@ -10,6 +10,8 @@ import SparseFile
 /// `Range` headers the whole representation.
 struct ByteResponder {
     let context: ProxyContext
+    /// The playback session the request belongs to, if any.
+    var session: SessionTraffic?
 
     enum Outcome {
         case served
@@ -21,7 +23,7 @@ struct ByteResponder {
         let store = context.store
         let key = store.key(for: origin.string)
         let reader = store.reader(for: key)
-        let session = FetchSession(context: context, origin: origin, key: key)
+        let session = FetchSession(context: context, origin: origin, key: key, session: self.session)
         defer { session.end() }
         var facts = EntryFacts(reader.file)
         if facts.isPlaylist { return .isPlaylist }

@@ -10,13 +10,14 @@ final class FetchSession {
     let context: ProxyContext
     let origin: OriginURL
     let key: String
-    private let ownership = FetchOwnership()
+    private let ownership: FetchOwnership
     private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
 
-    init(context: ProxyContext, origin: OriginURL, key: String) {
+    init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?) {
         self.context = context
         self.origin = origin
         self.key = key
+        ownership = FetchOwnership(session: session)
     }
 
     /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is

@@ -23,7 +23,14 @@ struct RequestRouter: Sendable {
             }
             context.logger.debug("request failed", metadata: ["uri": "\(request.uri.prefix(200))", "status": "\(failure.status)", "error": "\(failure.message)"])
             do {
-                try await writer.sendError(HTTPResponseStatus(statusCode: failure.status), failure.message, extraHeaders: failure.headers)
+                let status = HTTPResponseStatus(statusCode: failure.status)
+                if failure.field != nil || Self.isControlPath(request.uri) {
+                    // The control routes speak JSON, their errors included.
+                    try await StatusResponder.sendJSON(ErrorBody(error: failure.message, field: failure.field), status: status,
+                                                       headers: failure.headers, writer: writer)
+                } else {
+                    try await writer.sendError(status, failure.message, extraHeaders: failure.headers)
+                }
                 return true
             } catch {
                 return false
@@ -38,6 +45,26 @@ struct RequestRouter: Sendable {
     /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
     /// them, whatever its query holds.
     private static let controlPaths = ["/prefetch", "/sessions"]
+
+    /// A JSON error answer: `{"error": "...", "field": "\"quality\""}` (field null when the error
+    /// is about no field).
+    private struct ErrorBody: Encodable {
+        var error: String
+        var field: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(error, forKey: .error)
+            try container.encode(field, forKey: .field)
+        }
+
+        private enum CodingKeys: String, CodingKey { case error, field }
+    }
+
+    private static func isControlPath(_ uri: String) -> Bool {
+        let path = uri.prefix { $0 != "?" }
+        return controlPaths.contains { path == $0 || path.hasPrefix($0 + "/") } && !path.hasSuffix("/index.m3u8") && !path.hasSuffix("/proxy")
+    }
 
     private func route(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         let readsOnly = request.method == .GET || request.method == .HEAD
@@ -64,8 +91,16 @@ struct RequestRouter: Sendable {
             try await StatusResponder(context: context).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
-        case .sessions, .session, .sessionPlaylist, .sessionProxy:
-            throw ProxyFailure(status: 404, "no such session")
+        case .sessions:
+            try await SessionResponder(context: context).respondToCollection(request, body: body, writer: writer)
+        case .session(let id):
+            try await SessionResponder(context: context).respondToSession(id, request: request, writer: writer)
+        case .sessionPlaylist(let id, let directives):
+            try await SessionResponder(context: context)
+                .respondToResource(id, origin: nil, directives: directives, request: request, writer: writer)
+        case .sessionProxy(let id, let origin, let directives):
+            try await SessionResponder(context: context)
+                .respondToResource(id, origin: origin, directives: directives, request: request, writer: writer)
         }
     }
 

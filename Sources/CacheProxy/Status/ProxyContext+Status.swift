@@ -20,6 +20,7 @@ extension ProxyContext {
             segment: lane(upstream.segments),
             traffic: counters.snapshot,
             breakers: upstream.breakers.states,
-            prefetch: prefetch.status)
+            prefetch: prefetch.status,
+            sessions: sessionStatuses)
     }
 }

@@ -50,4 +50,6 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
     public var breakers: [String: String]
     /// The prefetch queue.
     public var prefetch: PrefetchStatus
+    /// Open playback sessions, then the last closed ones.
+    public var sessions: [PlaybackSessionStatus]
 }

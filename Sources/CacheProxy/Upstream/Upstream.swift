@@ -131,6 +131,7 @@ final class Upstream: Sendable {
         while writer.wantsMore, let chunk = try await iterator.next() {
             try writer.write(chunk)
             counters.recordFetched(UInt64(chunk.readableBytes))
+            ownership.session?.recordFetched(UInt64(chunk.readableBytes))
             if ownership.isOwnerGone, writer.remaining > configuration.orphanFetchLimit {
                 throw CancellationError()
             }
