@@ -75,6 +75,17 @@ import Testing
                 + Array("#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-START:TIME-OFFSET=0\n#EXT-X-TARGETDURATION:6\n".utf8))
     }
 
+    @Test func cuttingTheRewriteEqualsRewritingTheCut() throws {
+        let playlist = try HLSPlaylist(parsing: try TestFiles.fixture(Self.fixture))
+        let base = RewriterTests.base
+        let policy = HLSProxyRewritePolicy(endpoint: RewriterTests.endpoint, headSegmentCount: 1)
+        let rewritten = try HLSPlaylist(parsing: playlist.rewritten(base: base, policy: policy))
+        for count in 0...4 {
+            let cutFirst = try HLSPlaylist(parsing: try playlist.eventPlaylist(listingFirst: count))
+            #expect(try rewritten.eventPlaylist(listingFirst: count) == cutFirst.rewritten(base: base, policy: policy))
+        }
+    }
+
     @Test func refusesLiveAndMultivariantPlaylists() throws {
         let live = try HLSPlaylist(parsing: try TestFiles.fixture("handwritten/live-window.m3u8"))
         #expect(throws: HLSComposeError(code: .live, message: "")) { try live.eventPlaylist(listingFirst: 1) }
