@@ -68,6 +68,12 @@ import Testing
         #expect(try Self.cut(input, listing: 1) == "#EXTM3U\n#EXT-X-START:TIME-OFFSET=0\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:6,\na.ts\n")
     }
 
+    @Test func aMalformedTypeIsRewrittenNotDuplicated() throws {
+        let input = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:vod\n#EXT-X-START:PRECISE=YES\n#EXTINF:6,\na.ts\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n"
+        #expect(try Self.cut(input, listing: 1)
+                == "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-START:TIME-OFFSET=0\n#EXTINF:6,\na.ts\n")
+    }
+
     @Test func aByteOrderMarkStaysFirst() throws {
         let input = [0xEF, 0xBB, 0xBF] + Array("#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n".utf8)
         let output = try HLSPlaylist(parsing: input).eventPlaylist(listingFirst: 0)
