@@ -50,27 +50,28 @@ import Testing
     @Test func replacesAnExistingStartAndInsertsTheTypeWithTheLineEndingsOfThePlaylist() throws {
         let input = "#EXTM3U\r\n#EXT-X-TARGETDURATION:6\r\n#EXT-X-START:TIME-OFFSET=-12.5,PRECISE=YES \r\n"
             + "#EXTINF:6,\r\na.ts\r\n#EXTINF:6,\r\nb.ts\r\n#EXT-X-ENDLIST\r\n"
-        let output = try HLSPlaylist.parsed(input).eventPlaylist(listingFirst: 1)
-        #expect(String(decoding: output, as: UTF8.self)
-                == "#EXTM3U\r\n#EXT-X-PLAYLIST-TYPE:EVENT\r\n#EXT-X-TARGETDURATION:6\r\n#EXT-X-START:TIME-OFFSET=0 \r\n"
+        #expect(try Self.cut(input, listing: 1) == "#EXTM3U\r\n#EXT-X-PLAYLIST-TYPE:EVENT\r\n#EXT-X-TARGETDURATION:6\r\n#EXT-X-START:TIME-OFFSET=0 \r\n"
                 + "#EXTINF:6,\r\na.ts\r\n")
     }
 
     @Test func keepsTagsAboutThePlaylistThatStandAfterTheCut() throws {
         let input = "#EXTM3U\n#EXTINF:6,\na.ts\n#EXTINF:6,\nb.ts\n# trailing comment\n#EXT-X-TARGETDURATION:6\n"
             + "#EXT-X-FOO:1\n#EXT-X-ENDLIST\n#EXT-X-VERSION:3"
-        let output = try HLSPlaylist.parsed(input).eventPlaylist(listingFirst: 1)
-        #expect(String(decoding: output, as: UTF8.self)
-                == "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-START:TIME-OFFSET=0\n#EXTINF:6,\na.ts\n"
+        let output = try Self.cut(input, listing: 1)
+        #expect(output == "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-START:TIME-OFFSET=0\n#EXTINF:6,\na.ts\n"
                 + "#EXT-X-TARGETDURATION:6\n#EXT-X-VERSION:3")
         #expect(try HLSPlaylist(parsing: output, options: HLSParserOptions(mode: .strict)).segments.count == 1)
     }
 
     @Test func aFinishedEventPlaylistStaysAnEventPlaylistWithoutItsEnd() throws {
         let input = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:6,\na.ts\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n"
-        let output = try HLSPlaylist.parsed(input).eventPlaylist(listingFirst: 1)
-        #expect(String(decoding: output, as: UTF8.self)
-                == "#EXTM3U\n#EXT-X-START:TIME-OFFSET=0\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:6,\na.ts\n")
+        #expect(try Self.cut(input, listing: 1) == "#EXTM3U\n#EXT-X-START:TIME-OFFSET=0\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:6,\na.ts\n")
+    }
+
+    @Test func aMalformedTypeIsRewrittenNotDuplicated() throws {
+        let input = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:vod\n#EXT-X-START:PRECISE=YES\n#EXTINF:6,\na.ts\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n"
+        #expect(try Self.cut(input, listing: 1)
+                == "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-START:TIME-OFFSET=0\n#EXTINF:6,\na.ts\n")
     }
 
     @Test func aByteOrderMarkStaysFirst() throws {
@@ -78,6 +79,17 @@ import Testing
         let output = try HLSPlaylist(parsing: input).eventPlaylist(listingFirst: 0)
         #expect(output == [0xEF, 0xBB, 0xBF]
                 + Array("#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-START:TIME-OFFSET=0\n#EXT-X-TARGETDURATION:6\n".utf8))
+    }
+
+    @Test func cuttingTheRewriteEqualsRewritingTheCut() throws {
+        let playlist = try HLSPlaylist(parsing: try TestFiles.fixture(Self.fixture))
+        let base = RewriterTests.base
+        let policy = HLSProxyRewritePolicy(endpoint: RewriterTests.endpoint, headSegmentCount: 1)
+        let rewritten = try HLSPlaylist(parsing: playlist.rewritten(base: base, policy: policy))
+        for count in 0...4 {
+            let cutFirst = try HLSPlaylist(parsing: try playlist.eventPlaylist(listingFirst: count))
+            #expect(try rewritten.eventPlaylist(listingFirst: count) == cutFirst.rewritten(base: base, policy: policy))
+        }
     }
 
     @Test func refusesLiveAndMultivariantPlaylists() throws {
@@ -123,6 +135,10 @@ import Testing
                 next = found + 1
             }
         }
+    }
+
+    static func cut(_ input: String, listing count: Int) throws -> String {
+        String(decoding: try HLSPlaylist.parsed(input).eventPlaylist(listingFirst: count), as: UTF8.self)
     }
 
     /// The non-empty lines, whatever ends them.

@@ -92,6 +92,14 @@ import Testing
         #expect(joined.partStarts == [0, 2])
     }
 
+    @Test func aPartJoinedTwiceRestatesItsMapAfterTheDiscontinuity() throws {
+        let part = try Self.part("join-fmp4-byterange.m3u8", Self.urlB)
+        let text = String(decoding: try HLSVirtualPlaylist(joining: [part, part]).bytes, as: UTF8.self)
+        let map = "#EXT-X-MAP:URI=\"https://cdn.example.org/b/main.mp4\",BYTERANGE=\"720@0\""
+        #expect(text.components(separatedBy: map).count - 1 == 2)
+        #expect(text.contains("#EXT-X-DISCONTINUITY\n\(map)\n#EXTINF:4.000,\n"))
+    }
+
     @Test func aKeyFormatThatGoesAwayIsEndedWithMethodNone() throws {
         let drm = try Self.part(text: """
             #EXTM3U

@@ -62,8 +62,7 @@ struct EventPlaylistWriter: ~Copyable {
 
     consuming func write() -> [UInt8] {
         let lines = playlist.storage.lines
-        let storage = playlist.storage
-        var pendingInsertion = storage.playlistType != nil && storage.start != nil ? [] : insertedLines(lines)
+        var pendingInsertion = insertedLines(lines)
         var isCut = false
         playlist.bytes.withUnsafeBufferPointer { source in
             for (index, line) in lines.enumerated() {
@@ -98,10 +97,10 @@ struct EventPlaylistWriter: ~Copyable {
         return output.finish()
     }
 
-    /// The tags to insert: PLAYLIST-TYPE and START when the playlist lacks them, each ended
-    /// like the first line that has an ending.
+    /// The tags to insert: PLAYLIST-TYPE and START when the playlist has no line of them (a
+    /// malformed one is rewritten, not joined by a second), each ended like the first line that
+    /// has an ending.
     private func insertedLines(_ lines: [LineRecord]) -> [UInt8] {
-        let storage = playlist.storage
         var newline = [ASCII.lineFeed]
         if let ended = lines.first(where: { $0.upperBound > Int($0.contentEnd) }),
            ended.upperBound - Int(ended.contentEnd) >= 2,
@@ -109,8 +108,8 @@ struct EventPlaylistWriter: ~Copyable {
             newline = [ASCII.carriageReturn, ASCII.lineFeed]
         }
         var inserted: [UInt8] = []
-        if storage.playlistType == nil { inserted += Self.eventType + newline }
-        if storage.start == nil { inserted += Self.startAtZero + newline }
+        if !lines.contains(where: { $0.kind == .tag && $0.tag == .playlistType }) { inserted += Self.eventType + newline }
+        if !lines.contains(where: { $0.kind == .tag && $0.tag == .start }) { inserted += Self.startAtZero + newline }
         return inserted
     }
 

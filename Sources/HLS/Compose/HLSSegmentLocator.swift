@@ -32,6 +32,7 @@ public struct HLSSegmentLocator: Sendable {
     /// The index of the segment a request for `uri` (a key, as given to the initializer) is for.
     ///
     /// - Parameters:
+    ///   - uri: the requested URI, normalized like the keys.
     ///   - byteOffset: the first byte asked for (a Range request's start). When several segments
     ///     share the URI as byte ranges of one resource, only those whose range holds this byte
     ///     are candidates; a segment without a byte range holds every byte. Nil: any segment

@@ -63,8 +63,10 @@ public struct HLSVirtualPlaylist: Sendable {
 
     /// Joins `parts` in order.
     ///
-    /// - Parameter limits: the limits the joined playlist is read back with; a join that would
-    ///   exceed them fails rather than give bytes that cannot be parsed again.
+    /// - Parameters:
+    ///   - parts: the playlists, in playing order.
+    ///   - limits: the limits the joined playlist is read back with; a join that would exceed
+    ///     them fails rather than give bytes that cannot be parsed again.
     /// - Throws: ``HLSComposeError`` naming the part at fault: ``HLSComposeError/Code/noParts``,
     ///   ``HLSComposeError/Code/multivariant``, ``HLSComposeError/Code/iFramesOnly``,
     ///   ``HLSComposeError/Code/live``, ``HLSComposeError/Code/deltaUpdate``,

@@ -81,39 +81,43 @@ struct VirtualPlaylistWriter {
     }
 
     private mutating func key(for key: HLSKey, url: HLSBaseURL) -> Key {
-        var line = Array("#EXT-X-KEY:".utf8)
-        for (position, attribute) in key.attributes.enumerated() {
-            if position > 0 { line.append(ASCII.comma) }
-            line += Array(attribute.name.utf8)
-            line.append(ASCII.equals)
+        if key.iv != nil { require(2) }
+        if key.keyFormat != nil || key.keyFormatVersions != nil { require(5) }
+        let line = Self.tagLine("#EXT-X-KEY:", key.attributes) { attribute in
             switch attribute.name {
-            case "URI": line += Self.quoted(Self.resolved(key.uri ?? attribute.value, against: url))
-            case "KEYFORMAT": line += Self.quoted(URISanitizer.sanitized((key.keyFormat ?? attribute.value).utf8))
-            case "KEYFORMATVERSIONS":
-                line += Self.quoted(URISanitizer.sanitized((key.keyFormatVersions ?? attribute.value).utf8))
-            default: line += Self.asWritten(attribute)
-            }
-            switch attribute.name {
-            case "IV": require(2)
-            case "KEYFORMAT", "KEYFORMATVERSIONS": require(5)
-            default: break
+            case "URI": Self.resolved(key.uri ?? attribute.value, against: url)
+            case "KEYFORMAT": URISanitizer.sanitized((key.keyFormat ?? attribute.value).utf8)
+            case "KEYFORMATVERSIONS": URISanitizer.sanitized((key.keyFormatVersions ?? attribute.value).utf8)
+            default: nil
             }
         }
         return Key(format: key.keyFormat ?? "identity", line: line)
     }
 
     private func mapLine(for map: HLSMap, url: HLSBaseURL) -> [UInt8] {
-        var line = Array("#EXT-X-MAP:".utf8)
-        for (position, attribute) in map.attributes.enumerated() {
+        Self.tagLine("#EXT-X-MAP:", map.attributes) { attribute in
+            switch attribute.name {
+            case "URI": Self.resolved(map.uri, against: url)
+            case "BYTERANGE": map.byteRange.map { Array("\($0.length)@\($0.offset)".utf8) }
+            default: nil
+            }
+        }
+    }
+
+    /// `tag` and the attributes, each with the quoted value `replacement` gives, or as written
+    /// when it gives nil.
+    private static func tagLine(_ tag: String, _ attributes: [HLSAttribute],
+                                replacement: (HLSAttribute) -> [UInt8]?) -> [UInt8] {
+        var line = Array(tag.utf8)
+        for (position, attribute) in attributes.enumerated() {
             if position > 0 { line.append(ASCII.comma) }
             line += Array(attribute.name.utf8)
             line.append(ASCII.equals)
-            switch attribute.name {
-            case "URI": line += Self.quoted(Self.resolved(map.uri, against: url))
-            case "BYTERANGE":
-                guard let range = map.byteRange else { fallthrough }
-                line += Self.quoted(Array("\(range.length)@\(range.offset)".utf8))
-            default: line += Self.asWritten(attribute)
+            if let value = replacement(attribute) {
+                line += [ASCII.quote] + value + [ASCII.quote]
+            } else {
+                line += attribute.isQuoted ? [ASCII.quote] + Array(attribute.value.utf8) + [ASCII.quote]
+                    : Array(attribute.value.utf8)
             }
         }
         return line
@@ -138,13 +142,5 @@ struct VirtualPlaylistWriter {
     /// `uri` resolved against `url`, with what a URI line or quoted string cannot hold escaped.
     private static func resolved(_ uri: String, against url: HLSBaseURL) -> [UInt8] {
         URISanitizer.sanitized(url.resolve(uri).utf8)
-    }
-
-    private static func quoted(_ bytes: [UInt8]) -> [UInt8] {
-        [ASCII.quote] + bytes + [ASCII.quote]
-    }
-
-    private static func asWritten(_ attribute: HLSAttribute) -> [UInt8] {
-        attribute.isQuoted ? quoted(Array(attribute.value.utf8)) : Array(attribute.value.utf8)
     }
 }
