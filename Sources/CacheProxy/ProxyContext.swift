@@ -14,6 +14,7 @@ final class ProxyContext: Sendable {
     let fetches = FetchTasks()
     let prefetch = PrefetchScheduler()
     let sessions = SessionRegistry()
+    let downloads = DownloadManager()
     let allowList: HostAllowList?
     let logger: Logger
     let startedAt = ContinuousClock.now

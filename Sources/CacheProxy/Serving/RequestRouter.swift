@@ -44,7 +44,7 @@ struct RequestRouter: Sendable {
 
     /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
     /// them, whatever its query holds.
-    private static let controlPaths = ["/prefetch", "/sessions"]
+    private static let controlPaths = ["/prefetch", "/sessions", "/downloads"]
 
     /// A JSON error answer: `{"error": "...", "field": "\"quality\""}` (field null when the error
     /// is about no field).
@@ -91,6 +91,10 @@ struct RequestRouter: Sendable {
             try await StatusResponder(context: context).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
+        case .downloads:
+            try await DownloadResponder(context: context).respondToCollection(request, body: body, writer: writer)
+        case .download(let id):
+            try await DownloadResponder(context: context).respondToDownload(id, request: request, writer: writer)
         case .sessions:
             try await SessionResponder(context: context).respondToCollection(request, body: body, writer: writer)
         case .session(let id):
