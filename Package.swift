@@ -149,6 +149,7 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzMP4Boxes", "CacheProxyParsing"),
     ("FuzzRawRequestHead", "CacheProxyParsing"),
     ("FuzzSessionRequest", "CacheProxyParsing"),
+    ("FuzzDownloadRequest", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

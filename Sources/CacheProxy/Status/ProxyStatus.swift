@@ -37,6 +37,9 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// Cache hits answered straight from the request's bytes, before the HTTP decoder (the
         /// plain requests players send, when no earlier request of the connection is pending).
         public var hitsFromRawRequests: UInt64
+        /// Bytes sent from the origin to clients without being stored, because the store had no
+        /// room for them (a full disk).
+        public var bytesPassedThrough: UInt64
     }
 
     public var version: String

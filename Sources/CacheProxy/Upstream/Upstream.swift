@@ -173,6 +173,19 @@ final class Upstream: Sendable {
         }
     }
 
+    /// Sends `origin` a GET with the client's `Range` (when any) and hands the checked head and
+    /// the body to `respond`, nothing stored: the way a response is served when the store cannot
+    /// take a new entry at all (a full disk).
+    func relay(
+        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind,
+        respond: (OriginResponseHead, HTTPClientResponse.Body) async throws -> Void
+    ) async throws {
+        try await self.lane(lane).run {
+            let response = try await send(origin, range: range, lane: lane)
+            try await respond(try OriginResponseHead(status: Int(response.status.code), headers: response.headers), response.body)
+        }
+    }
+
     /// Streams bytes `start..<end` (to the end when `end` is nil) of `origin` to `consume`
     /// without storing them: the way out when the store has no room.
     ///
