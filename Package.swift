@@ -57,6 +57,7 @@ let package = Package(
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
+            dependencies: ["HLS"],
             path: "Sources/CacheProxy/Parsing",
             swiftSettings: strictSwift
         ),
