@@ -91,7 +91,7 @@ final class HitResponder {
               directives.isEmpty
         else { return nil }
         let target = Target(uri: uri, key: proxy.store.key(for: origin.string),
-                               isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
+                               isServable: proxy.allows(origin) && !PlaylistDetection.hasPlaylistExtension(origin))
         lastTarget = target
         return target
     }

@@ -8,9 +8,7 @@ struct SessionOpener {
     let context: ProxyContext
 
     func open(_ request: PlaybackSessionRequest, id: String, base: String) async throws(ProxyFailure) -> SessionEngine {
-        if let allowList = context.allowList, let refused = request.urls.first(where: { !allowList.allows($0.host) }) {
-            throw ProxyFailure(status: 403, "\(refused.host) is not on the proxy's allow-list")
-        }
+        try context.checkAllowed(request.urls)
         if request.isVirtual {
             return try await openVirtual(request, id: id, base: base)
         }
