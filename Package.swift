@@ -91,6 +91,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
+            dependencies: ["SparseFile"],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),

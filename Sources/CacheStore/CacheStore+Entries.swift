@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SparseFile
 
 extension CacheStore {
@@ -53,10 +48,7 @@ extension CacheStore {
         }
         let path = layout.path(ofEntry: fileName)
         let shard = layout.entriesPath + "/" + String(fileName.prefix(2))
-        if mkdir(shard, 0o755) != 0 && errno != EEXIST {
-            throw CacheStoreError(.ioFailure, "\(shard): cannot create directory (\(String(cString: strerror(errno))))")
-        }
-        let now = Self.now()
+        let now = WallClock.milliseconds()
         var attributes: [String: String] = [:]
         let expires = expiry(for: metadata, from: now)
         if let expires { attributes[EntryAttribute.expires] = String(expires) }
@@ -65,7 +57,8 @@ extension CacheStore {
                                         attributes: attributes)
         let file: SparseFile
         do {
-            unlink(path)  // a stale file nobody owns (a stray, or left by a crash) gives way
+            try Directory.make(shard, calls: layout.calls)
+            layout.remove(path)  // a stale file nobody owns (a stray, or left by a crash) gives way
             file = try SparseFile.create(at: path, metadata: resource, options: configuration.fileOptions)
         } catch {
             throw .file(error)
@@ -96,7 +89,7 @@ extension CacheStore {
         for waiter in state.waiters.removeValue(forKey: key) ?? [] {
             waiter.continuation.resume(throwing: error)
         }
-        unlink(layout.path(ofEntry: record.fileName))
+        layout.remove(layout.path(ofEntry: record.fileName))
         state.isDirty = true
         return record.diskBytes
     }

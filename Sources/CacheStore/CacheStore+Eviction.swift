@@ -1,3 +1,5 @@
+import SparseFile
+
 extension CacheStore {
     /// What an eviction removed.
     public struct EvictionReport: Sendable, Hashable {
@@ -32,7 +34,7 @@ extension CacheStore {
     ) -> EvictionReport {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }
-        let now = Self.now()
+        let now = WallClock.milliseconds()
         let candidates = state.records.values
             .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) && isCandidate($0) }
             .sorted { lhs, rhs in
@@ -63,7 +65,7 @@ extension CacheStore {
     @discardableResult
     public func removeExpired() throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
-        let now = Self.now()
+        let now = WallClock.milliseconds()
         let report = state.withLock { state in
             evict(in: &state, until: { _ in false }, protecting: nil, isCandidate: { $0.isExpired(at: now) })
         }

@@ -67,7 +67,7 @@ extension CacheStore {
             state.fills[key]?[index].position = offset + UInt64(bytes.count)
             state.statistics.bytesFromOrigin += UInt64(bytes.count)
             refreshSize(of: key, file: file, in: &state)
-            state.touch(key, at: Self.now())
+            state.touch(key, at: WallClock.milliseconds())
             let ready = takeWaiters(of: key, in: &state) { $0.offset < offset + UInt64(bytes.count) }
             // The estimate is generous, but the store must never stay over its limit.
             try? makeRoom(for: 0, protecting: key, in: &state)

@@ -112,7 +112,7 @@ extension CacheStore {
 
     /// Sets when an entry expires (`nil`: never), counting from now.
     public func setTimeToLive(_ timeToLive: Duration?, for key: String) throws(CacheStoreError) {
-        let expires = timeToLive.flatMap { expiry(for: EntryMetadata(timeToLive: $0), from: Self.now()) }
+        let expires = timeToLive.flatMap { expiry(for: EntryMetadata(timeToLive: $0), from: WallClock.milliseconds()) }
         try updateEntry(key) { record, attributes in
             record.expires = expires
             attributes[EntryAttribute.expires] = expires.map(String.init)

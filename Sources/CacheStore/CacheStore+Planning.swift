@@ -5,7 +5,7 @@ extension CacheStore {
     /// range is cut at the content length when it is known. Expired entries plan as missing.
     public func plan(key: String, range: ByteRange) -> RangePlan {
         state.withLock { state in
-            let now = Self.now()
+            let now = WallClock.milliseconds()
             if isWritable { dropIfExpired(key, in: &state, now: now) }
             return plan(key: key, range: range, in: &state, now: now)
         }
@@ -42,7 +42,7 @@ extension CacheStore {
         try checkWritable()
         return try state.withLock { state throws(CacheStoreError) in
             guard !state.isClosed else { throw CacheStoreError(.closed, "the store is closed") }
-            let now = Self.now()
+            let now = WallClock.milliseconds()
             dropIfExpired(key, in: &state, now: now)
             let plan = plan(key: key, range: range, in: &state, now: now)
             var fills: [FillHandle] = []

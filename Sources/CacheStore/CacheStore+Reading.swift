@@ -84,7 +84,7 @@ extension CacheStore {
     public func recordHit(key: String) {
         state.withLock { state in
             state.statistics.hits += 1
-            state.touch(key, at: Self.now())
+            state.touch(key, at: WallClock.milliseconds())
         }
     }
 }

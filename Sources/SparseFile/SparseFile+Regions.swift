@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension SparseFile {
     /// Where some verified bytes of the file lie, for sending them without copying them through
     /// the process (`sendfile`, SwiftNIO's `FileRegion`).
@@ -86,8 +80,7 @@ extension SparseFile {
         }
         // The descriptor object stays open while `found` holds it, so the duplicate names it.
         guard let (descriptor, generation, spans) = found else { return nil }
-        let duplicate = dup(descriptor.rawValue)
-        guard duplicate >= 0 else { return nil }
+        guard let duplicate = descriptor.duplicate() else { return nil }
         return VerifiedRegion(descriptor: duplicate, spans: spans.map { (fileOffset: $0.0, length: $0.1) },
                               descriptorGeneration: generation)
     }
