@@ -26,17 +26,13 @@ extension CacheStore {
         }
     }
 
-    /// Removes evictable entries (those `isCandidate` accepts, default all) in eviction order
-    /// until `isDone`. Lock held.
-    func evict(
-        in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?,
-        isCandidate: (EntryRecord) -> Bool = { _ in true }
-    ) -> EvictionReport {
+    /// Removes evictable entries in eviction order until `isDone`. Lock held.
+    func evict(in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?) -> EvictionReport {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }
         let now = WallClock.milliseconds()
         let candidates = state.records.values
-            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) && isCandidate($0) }
+            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
             .sorted { lhs, rhs in
                 let (lhsExpired, rhsExpired) = (lhs.isExpired(at: now), rhs.isExpired(at: now))
                 if lhsExpired != rhsExpired { return lhsExpired }
@@ -57,18 +53,6 @@ extension CacheStore {
     public func evict(toSize size: UInt64) throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
         let report = state.withLock { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
-        try saveIndex()
-        return report
-    }
-
-    /// Removes every expired entry that is not pinned or being filled.
-    @discardableResult
-    public func removeExpired() throws(CacheStoreError) -> EvictionReport {
-        try checkWritable()
-        let now = WallClock.milliseconds()
-        let report = state.withLock { state in
-            evict(in: &state, until: { _ in false }, protecting: nil, isCandidate: { $0.isExpired(at: now) })
-        }
         try saveIndex()
         return report
     }
