@@ -97,6 +97,9 @@ public final class SparseFile: Sendable {
         /// Each slot's spill area, reused while the compressed body fits.
         var spillAreas: [SpillArea?] = [nil, nil]
         var bytesSinceCommit: UInt64 = 0
+        /// Original ranges of a damaged partial last block, dropped when the file was opened for
+        /// writing; ``repair()`` reports them.
+        var droppedAtOpen: [ByteRange] = []
     }
 
     init(path: String, isWritable: Bool, options: SparseFileOptions, state: State, writer: WriterState) {
