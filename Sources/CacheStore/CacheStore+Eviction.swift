@@ -52,7 +52,7 @@ extension CacheStore {
     @discardableResult
     public func evict(toSize size: UInt64) throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
-        let report = state.withLock { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
+        let report = locked { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
         try saveIndex()
         return report
     }
