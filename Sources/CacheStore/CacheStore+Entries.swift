@@ -77,6 +77,7 @@ extension CacheStore {
         // never created before the old one is unlinked.
         state.beginActivity(on: record.fileName)
         state.actions.append(.remove(fileName: record.fileName))
+        state.space.didFree(record.diskBytes)
         state.isDirty = true
         return record.diskBytes
     }

@@ -27,6 +27,7 @@ extension CacheStore {
     }
 
     /// Removes evictable entries in eviction order until `isDone`. Lock held.
+    @discardableResult
     func evict(in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?) -> EvictionReport {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }

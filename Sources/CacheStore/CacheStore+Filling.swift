@@ -14,9 +14,19 @@ extension CacheStore {
         case create(fileName: String)
     }
 
+    /// Room a new entry's file takes before any data: its slots and first checksum page.
+    static let newEntryBytes: UInt64 = 16 << 10
+
     /// Creates the entry, or checks its validators against `metadata` and replaces it when they
     /// differ; fills in what the entry did not know yet (length, type, validators).
     func startFill(key: String, identifier: UInt64, metadata: EntryMetadata) throws(CacheStoreError) -> SparseFile {
+        try retryingWhenDiskFull(needing: Self.newEntryBytes, protecting: key) { () throws(CacheStoreError) in
+            try startFillOnce(key: key, identifier: identifier, metadata: metadata)
+        }
+    }
+
+    private func startFillOnce(key: String, identifier: UInt64, metadata: EntryMetadata) throws(CacheStoreError) -> SparseFile {
+        measureSpaceIfDue()
         while true {
             let step = try locked { state throws(CacheStoreError) -> FillStart in
                 guard state.fills[key]?.contains(where: { $0.identifier == identifier }) == true else {
@@ -47,6 +57,7 @@ extension CacheStore {
                         removeEntry(owner, in: &state, reason: "its file name was taken by a colliding key")
                     }
                     if let gate = state.gate(of: fileName) { return .wait(gate) }
+                    try keepFreeSpace(for: Self.newEntryBytes, protecting: key, in: &state)
                     state.beginActivity(on: fileName)
                     return .create(fileName: fileName)
                 }
@@ -113,20 +124,27 @@ extension CacheStore {
     }
 
     func writeFill(key: String, identifier: UInt64, file: SparseFile, bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(CacheStoreError) {
-        try locked { state throws(CacheStoreError) in
-            guard state.fills[key]?.contains(where: { $0.identifier == identifier }) == true, state.records[key] != nil else {
-                throw CacheStoreError(.entryReplaced, "the entry \(key) was replaced or removed during its fill")
+        // Room for the bytes, the blocks they touch and a header's growth.
+        let incoming = UInt64(bytes.count) + 3 * 4096
+        try retryingWhenDiskFull(needing: incoming, protecting: key) { () throws(CacheStoreError) in
+            measureSpaceIfDue()
+            try locked { state throws(CacheStoreError) in
+                guard state.fills[key]?.contains(where: { $0.identifier == identifier }) == true, state.records[key] != nil else {
+                    throw CacheStoreError(.entryReplaced, "the entry \(key) was replaced or removed during its fill")
+                }
+                try makeRoom(for: incoming, protecting: key, in: &state)
+                try keepFreeSpace(for: incoming, protecting: key, in: &state)
             }
-            // Room for the bytes, the blocks they touch and a header's growth.
-            try makeRoom(for: UInt64(bytes.count) + 3 * 4096, protecting: key, in: &state)
-        }
-        do {
-            try file.write(bytes, at: offset)
-        } catch {
-            throw .file(error)
+            do throws(SparseFileError) {
+                try file.write(bytes, at: offset)
+            } catch {
+                throw .file(error)
+            }
         }
         let diskBytes = try? file.allocatedBytes
         locked { state in
+            state.space.didWrite(UInt64(bytes.count))
+            state.space.isDiskFull = false
             guard let index = state.fills[key]?.firstIndex(where: { $0.identifier == identifier }) else { return }
             state.fills[key]?[index].position = offset + UInt64(bytes.count)
             state.statistics.bytesFromOrigin += UInt64(bytes.count)
@@ -141,7 +159,7 @@ extension CacheStore {
     }
 
     func endFill(key: String, identifier: UInt64, file: SparseFile?, outcome: FillOutcome) throws(CacheStoreError) {
-        var commitError: SparseFileError?
+        var commitError: CacheStoreError?
         var diskBytes: UInt64?
         if let file, file.isWritable {
             if case .finished(true) = outcome {
@@ -152,7 +170,13 @@ extension CacheStore {
                     try? file.updateMetadata { $0.contentLength = length }
                 }
             }
-            do { try file.commit() } catch { commitError = error }
+            do throws(CacheStoreError) {
+                try retryingWhenDiskFull(needing: 3 * 4096, protecting: key) { () throws(CacheStoreError) in
+                    do throws(SparseFileError) { try file.commit() } catch { throw .file(error) }
+                }
+            } catch {
+                commitError = error
+            }
             diskBytes = try? file.allocatedBytes
         }
         locked { state in
@@ -173,7 +197,7 @@ extension CacheStore {
             if case .failed(let error) = outcome { failure = error }
             state.actions += stranded.map { .resume($0, failure) } + others.map { .resume($0, nil) }
         }
-        if let commitError { throw .file(commitError) }
+        if let commitError { throw commitError }
     }
 
     /// Removes and returns the waiters of `key` that `shouldWake` selects. Lock held.

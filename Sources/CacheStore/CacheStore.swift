@@ -77,16 +77,21 @@ public final class CacheStore: Sendable {
             try layout.create()
             lock = try layout.acquireWriterLock()
         }
-        var maximumSize = configuration.maximumSize ?? layout.readMaximumSize() ?? CacheStoreConfiguration.defaultMaximumSize
+        let maximumSize = configuration.maximumSize ?? layout.readMaximumSize() ?? CacheStoreConfiguration.defaultMaximumSize
         if !readOnly, let requested = configuration.maximumSize, requested != layout.readMaximumSize() {
-            try layout.writeMaximumSize(requested)
-            maximumSize = requested
+            // Kept for later opens; a full disk costs only that.
+            try? layout.writeMaximumSize(requested)
         }
-        let (state, report) = StoreLoader(layout: layout, readOnly: readOnly, options: configuration.fileOptions).load()
+        var (state, report) = StoreLoader(layout: layout, readOnly: readOnly, options: configuration.fileOptions).load()
+        let volumeSize = VolumeStatus(path: directory, calls: layout.calls)?.totalBytes ?? 0
+        state.space = FreeSpace(minimum: configuration.minimumFreeSpace
+            ?? CacheStoreConfiguration.defaultMinimumFreeSpace(volumeSize: volumeSize))
         let store = CacheStore(layout: layout, isWritable: !readOnly, maximumSize: maximumSize, configuration: configuration,
                                state: state, report: report, lockFile: lock)
         if !readOnly {
-            try store.saveIndex()
+            // The index is a shortcut for the next open: on a full disk the store opens without
+            // saving it, and the background flush tries again.
+            try? store.saveIndex()
             store.startFlushing()
         }
         return store
@@ -114,10 +119,14 @@ public final class CacheStore: Sendable {
         }
         guard isWritable else { return }
         defer { lockFile.withLock { $0 = nil } }
+        // Everything is tried even when something fails (a full disk): what could not be
+        // committed is dropped on the next open, never half-kept.
+        var failure: CacheStoreError?
         for file in files where file.hasUncommittedChanges {
-            do { try file.commit() } catch { throw .file(error) }
+            do throws(SparseFileError) { try file.commit() } catch { failure = failure ?? .file(error) }
         }
-        try saveIndex()
+        do { try saveIndex() } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
     /// The cache key for a URL, as the configured key function makes it.
@@ -140,8 +149,13 @@ public final class CacheStore: Sendable {
             snapshot.records[index].fileSize = status.size
             snapshot.records[index].modified = status.modified
         }
-        try layout.writeAtomically(snapshot.encoded(), to: layout.indexPath,
-                                   synchronize: configuration.fileOptions.durability != .none)
+        do {
+            try layout.writeAtomically(snapshot.encoded(), to: layout.indexPath,
+                                       synchronize: configuration.fileOptions.durability != .none)
+        } catch {
+            state.withLock { $0.isDirty = true }
+            throw error
+        }
     }
 
     private func startFlushing() {

@@ -40,14 +40,15 @@ struct StoreDirectory: Sendable {
         do { descriptor = try FileDescriptor.open(lockPath, flags: O_RDWR | O_CREAT, calls: calls) } catch { throw .file(error) }
         do throws(SparseFileError) {
             try descriptor.lockForWriting()
-            try descriptor.truncate(to: 0)
-            try descriptor.write(Array("\(getpid())\n".utf8), at: 0)
         } catch where error.code == .lockedByAnotherWriter {
             let pid = Self.processIdentifier(in: (try? descriptor.readAll(limit: 64)) ?? [])
             throw CacheStoreError(.locked, "\(root): the store is open for writing by another process\(pid.map { " (pid \($0))" } ?? "")")
         } catch {
             throw .file(error)
         }
+        // The pid only informs; a disk too full to take it must not keep the store from opening.
+        try? descriptor.truncate(to: 0)
+        try? descriptor.write(Array("\(getpid())\n".utf8), at: 0)
         return descriptor
     }
 

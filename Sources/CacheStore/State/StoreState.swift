@@ -15,6 +15,7 @@ struct StoreState {
     var isDirty = false
     var isClosed = false
     let revision = EntriesRevision()
+    var space = FreeSpace(minimum: 0)
     /// File names with I/O in flight outside the lock (an open, a creation, a removal). Whoever
     /// needs such a name waits for its gate, which opens when the last of them ends.
     var busyNames: [String: NameActivity] = [:]
