@@ -76,6 +76,7 @@ public final class CacheStore: Sendable {
         if !readOnly {
             try layout.create()
             lock = try layout.acquireWriterLock()
+            layout.remove(layout.controlPath)  // left by a writer that died
         }
         let maximumSize = configuration.maximumSize ?? layout.readMaximumSize() ?? CacheStoreConfiguration.defaultMaximumSize
         if !readOnly, let requested = configuration.maximumSize, requested != layout.readMaximumSize() {
@@ -118,7 +119,10 @@ public final class CacheStore: Sendable {
             task = nil
         }
         guard isWritable else { return }
-        defer { lockFile.withLock { $0 = nil } }
+        defer {
+            layout.remove(layout.controlPath)
+            lockFile.withLock { $0 = nil }
+        }
         // Everything is tried even when something fails (a full disk): what could not be
         // committed is dropped on the next open, never half-kept.
         var failure: CacheStoreError?

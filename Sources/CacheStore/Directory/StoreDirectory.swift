@@ -10,6 +10,7 @@ import SparseFile
 /// ```
 /// DIR/settings        max-size=… (kept by `sparsecache create`)
 /// DIR/lock            flock'ed by the one process that writes; holds its pid
+/// DIR/control         where that process can be reached, when it said (one line)
 /// DIR/index           the saved index (IndexSnapshot)
 /// DIR/entries/ab/ab….scf   one sparse file per entry, named by a hash of its key
 /// ```
@@ -23,6 +24,7 @@ struct StoreDirectory: Sendable {
     var lockPath: String { root + "/lock" }
     var settingsPath: String { root + "/settings" }
     var indexPath: String { root + "/index" }
+    var controlPath: String { root + "/control" }
 
     func path(ofEntry fileName: String) -> String { entriesPath + "/" + fileName }
 
