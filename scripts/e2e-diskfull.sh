@@ -56,6 +56,7 @@ print("e2e-diskfull: stream %s bytes on a 4 MiB disk; %d bytes passed through un
     os.environ["STREAM_BYTES"], traffic["bytesPassedThrough"], traffic["brokenResponses"], store.get("diskFull"), store.get("freeBytes")), file=sys.stderr)
 assert traffic["bytesPassedThrough"] > 0, "nothing passed through: the disk never filled"
 assert traffic["brokenResponses"] == 0, "a response was broken"
+assert store["diskFull"] is True, "/status does not say the disk was full"
 ' || failures=$((failures + 1))
 echo "e2e-diskfull: $((3 - failures)) passed, $failures failed" >&2
 [ "$failures" -eq 0 ]
