@@ -1,6 +1,6 @@
 /// The single-pass parser: splits lines, validates encoding, dispatches tags and builds the
 /// ``PlaylistStorage`` records. Works on a pointer that is valid for the duration of `parse()`.
-struct PlaylistParser {
+struct PlaylistParser: ~Copyable {
     let base: UnsafePointer<UInt8>
     let count: Int
     let options: HLSParserOptions
