@@ -1,22 +1,26 @@
 /// Maps short ASCII names (tag names, attribute names) found in the source to a small enum.
 ///
 /// A class, so that reading the shared table costs no copy and no reference counting of its
-/// arrays. A name is looked up by its length and its first and last eight bytes packed in two words, so
-/// most lookups are two integer comparisons; names longer than 16 bytes also compare the middle.
+/// arrays. A name is read as up to four 64-bit words (its first eight bytes, bytes 8 to 16 and
+/// 16 to 24, and its last eight), so a lookup is a hash of two words, one probe and at most four
+/// word comparisons, with no byte loop. Names are at most 32 bytes.
 final class NameTable<ID: Sendable>: Sendable {
-    /// One slot of the open-addressing table: the key, and the entry's index (length 0 marks an
-    /// empty slot). Keys sit in the slots so that a probe reads one contiguous record.
+    /// One slot of the open-addressing table: the key words, and the entry's index (length 0
+    /// marks an empty slot). Keys sit in the slots so that a probe reads one contiguous record.
     private struct Slot: Sendable {
         var head: UInt64 = 0
         var tail: UInt64 = 0
+        var middle: UInt64 = 0
+        var middle2: UInt64 = 0
         var length: Int32 = 0
         var entry: Int32 = 0
     }
 
-    /// At most a quarter full, keyed by length and the first and last eight bytes of the name:
-    /// a lookup is usually one probe.
+    /// The longest name a table holds.
+    static var maximumLength: Int { 32 }
+
+    /// At most a quarter full: a lookup is usually one probe.
     private let slots: [Slot]
-    private let names: [[UInt8]]
     private let ids: [ID]
     private let mask: Int
 
@@ -24,15 +28,18 @@ final class NameTable<ID: Sendable>: Sendable {
         var size = 16
         while size < entries.count * 4 { size *= 2 }
         mask = size - 1
-        names = entries.map { Array($0.0.utf8) }
         ids = entries.map(\.1)
         var slots = [Slot](repeating: Slot(), count: size)
-        for (index, name) in names.enumerated() {
-            let head = Self.head(name)
-            let tail = Self.tail(name)
-            var slot = Self.slot(head, tail, name.count, mask)
+        for (index, entry) in entries.enumerated() {
+            let name = Array(entry.0.utf8)
+            precondition(!name.isEmpty && name.count <= Self.maximumLength, "NameTable names are 1 to 32 bytes")
+            let key = name.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { Self.key($0, 0, name.count, readableEnd: 0) } ?? Key(head: 0, tail: 0, middle: 0, middle2: 0)
+            }
+            var slot = Self.slot(key.head, key.tail, name.count, mask)
             while slots[slot].length != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Slot(head: head, tail: tail, length: Int32(name.count), entry: Int32(index))
+            slots[slot] = Slot(head: key.head, tail: key.tail, middle: key.middle, middle2: key.middle2,
+                               length: Int32(name.count), entry: Int32(index))
         }
         self.slots = slots
     }
@@ -43,77 +50,52 @@ final class NameTable<ID: Sendable>: Sendable {
         return Int(truncatingIfNeeded: mixed >> 40) & mask
     }
 
-    /// The id of the name in `span`. `readableEnd` is where readable memory ends: a name
-    /// shorter than eight bytes with eight readable bytes from its start is read in one load.
+    /// The words of the name at `start..<start + length` (1...32 bytes). A name shorter than
+    /// eight bytes is read in one load when eight bytes from `start` are below `readableEnd`.
+    private struct Key {
+        var head: UInt64
+        var tail: UInt64
+        var middle: UInt64
+        var middle2: UInt64
+    }
+
+    @inline(__always)
+    private static func key(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int, readableEnd: Int) -> Key {
+        if length >= 8 {
+            let head = SWAR.load(base, start)
+            let tail = SWAR.load(base, start &+ length &- 8)
+            let middle = length > 16 ? SWAR.load(base, start &+ 8) : 0
+            let middle2 = length > 24 ? SWAR.load(base, start &+ 16) : 0
+            return Key(head: head, tail: tail, middle: middle, middle2: middle2)
+        }
+        var head: UInt64 = 0
+        if start &+ 8 <= readableEnd {
+            head = SWAR.load(base, start) & ((1 << (UInt64(length) &* 8)) &- 1)
+        } else {
+            for index in 0..<length { head |= UInt64(base[start &+ index]) << (UInt64(index) &* 8) }
+        }
+        return Key(head: head, tail: head, middle: 0, middle2: 0)
+    }
+
+    /// The id of the name in `span`. `readableEnd` is where readable memory ends.
+    @inline(__always)
     func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> ID? {
         let length = span.count
-        guard length > 0, length <= Int(Int32.max) else { return nil }
-        let start = base + span.lowerBound
-        let head: UInt64
-        let tail: UInt64
-        if length >= 8 {
-            head = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
-            tail = UnsafeRawPointer(start + (length - 8)).loadUnaligned(as: UInt64.self)
-        } else {
-            if span.lowerBound + 8 <= readableEnd {
-                let word = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
-                head = word & ((1 << (UInt64(length) &* 8)) &- 1)
-            } else {
-                head = Self.head(start, length)
-            }
-            tail = head
-        }
+        guard length > 0, length <= Self.maximumLength else { return nil }
+        let key = Self.key(base, span.lowerBound, length, readableEnd: readableEnd)
         let found: Int? = slots.withUnsafeBufferPointer { slots in
-            var slot = Self.slot(head, tail, length, mask)
+            var slot = Self.slot(key.head, key.tail, length, mask)
             while true {
                 let candidate = slots[slot]
                 if candidate.length == 0 { return nil }
-                if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length {
+                if candidate.head == key.head && candidate.tail == key.tail && Int(candidate.length) == length
+                    && candidate.middle == key.middle && candidate.middle2 == key.middle2 {
                     return Int(candidate.entry)
                 }
                 slot = (slot + 1) & mask
             }
         }
-        guard let found, length <= 16 || middleMatches(found, start, length) else { return nil }
-        return ids[found]
-    }
-
-    private func middleMatches(_ index: Int, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        names[index].withUnsafeBufferPointer { name in
-            for offset in 8..<(length - 8) where name[offset] != start[offset] { return false }
-            return true
-        }
-    }
-
-    private static func head(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { head($0, buffer.count) } ?? 0
-        }
-    }
-
-    private static func tail(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { tail($0, buffer.count) } ?? 0
-        }
-    }
-
-    @inline(__always)
-    private static func head(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        if length >= 8 {
-            return UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
-        }
-        var word: UInt64 = 0
-        for index in 0..<length {
-            word |= UInt64(start[index]) << (UInt64(index) &* 8)
-        }
-        return word
-    }
-
-    @inline(__always)
-    private static func tail(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        if length >= 8 {
-            return UnsafeRawPointer(start + (length - 8)).loadUnaligned(as: UInt64.self)
-        }
-        return head(start, length)
+        guard let found else { return nil }
+        return ids.withUnsafeBufferPointer { $0[found] }
     }
 }

@@ -7,37 +7,51 @@ extension PlaylistParser {
     mutating func parseAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
         let poolStart = storage.attributes.count
         let maximum = limits.maximumAttributesPerTag
-        var nameProblem: String?
+        var nameProblem: NameProblem?
         var seen: UInt128 = 0
-        var scanner = AttributeListScanner.Iterator(base, span)
+        var scanner = AttributeListScanner.Iterator(base, span, readableEnd: count)
         while let entry = scanner.next() {
-            if storage.attributes.count - poolStart >= maximum {
+            if storage.attributes.count &- poolStart >= maximum {
                 throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
             let known = attributeTable.lookup(base, entry.name, readableEnd: count)
             if let known {
                 let bit: UInt128 = 1 << UInt128(known.rawValue)
-                if seen & bit != 0 {
-                    nameProblem = nameProblem ?? "attribute \(known.text) appears twice"
+                if seen & bit != 0 && nameProblem == nil {
+                    nameProblem = .repeated(known)
                 }
                 seen |= bit
-            } else if !Self.isAttributeName(base, entry.name) {
-                nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
+            } else if nameProblem == nil && !Self.isAttributeName(base, entry.name) {
+                nameProblem = .characters
             }
             storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, knownName: known,
                                                       isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
         }
-        if scanner.problem != nil { currentLine.isCanonical = false }
-        if let problem = scanner.problem ?? nameProblem {
+        if scanner.problem != nil || nameProblem != nil {
+            if scanner.problem != nil { currentLine.isCanonical = false }
+            let problem = scanner.problem?.message ?? nameProblem?.message ?? ""
             try report(.malformedTag, "\(tag.text): \(problem)")
         }
-        let record = TagRecord(line: Int32(lineIndex),
-                               attributes: AttributeRange(start: Int32(poolStart),
-                                                          count: Int32(storage.attributes.count - poolStart)))
+        let record = TagRecord(line: Int32(truncatingIfNeeded: lineIndex),
+                               attributes: AttributeRange(start: Int32(truncatingIfNeeded: poolStart),
+                                                          count: Int32(truncatingIfNeeded: storage.attributes.count &- poolStart)))
         if !storage.variables.isEmpty {
             try checkVariableReferences(in: record)
         }
         return record
+    }
+
+    /// A problem with the names of an attribute list.
+    enum NameProblem {
+        case repeated(AttributeName)
+        case characters
+
+        var message: String {
+            switch self {
+            case .repeated(let name): "attribute \(name.text) appears twice"
+            case .characters: "attribute name with characters other than A-Z, 0-9 and -"
+            }
+        }
     }
 
     private static func isAttributeName(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> Bool {
@@ -48,6 +62,7 @@ extension PlaylistParser {
     }
 
     /// The first attribute of `record` with the given name.
+    @inline(__always)
     func attribute(_ name: AttributeName, in record: TagRecord) -> AttributeRecord? {
         for index in record.attributes.indices where storage.attributes[index].knownName == name {
             return storage.attributes[index]
@@ -129,6 +144,7 @@ extension PlaylistParser {
         String(decoding: UnsafeBufferPointer(start: base + span.lowerBound, count: max(0, span.count)), as: UTF8.self)
     }
 
+    @inline(__always)
     func bytesEqual(_ span: ByteSpan, _ literal: StaticString) -> Bool {
         guard span.count == literal.utf8CodeUnitCount else { return false }
         let pointer = literal.utf8Start
@@ -138,6 +154,7 @@ extension PlaylistParser {
         return true
     }
 
+    @inline(__always)
     func bytesEqual(_ lhs: ByteSpan, _ rhs: ByteSpan) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for offset in 0..<lhs.count where base[lhs.lowerBound + offset] != base[rhs.lowerBound + offset] {

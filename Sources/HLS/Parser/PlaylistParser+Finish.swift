@@ -102,6 +102,7 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     private func groupHash(type: UInt64, group: ByteSpan) -> UInt64 {
         FNV1a.hash(base, group, seed: type)
     }

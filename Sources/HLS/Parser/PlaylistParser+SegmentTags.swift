@@ -49,6 +49,7 @@ extension PlaylistParser {
         pending.extinfLine = Int32(line)
     }
 
+    @inline(__always)
     private func containsDot(_ span: ByteSpan) -> Bool {
         for index in span.lowerBound..<span.upperBound where base[index] == ASCII.dot { return true }
         return false
@@ -116,6 +117,7 @@ extension PlaylistParser {
     }
 
     /// KEYFORMAT defaults to "identity", so an absent one equals an explicit "identity".
+    @inline(__always)
     private func sameKeyFormat(_ lhs: ByteSpan?, _ rhs: ByteSpan?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
