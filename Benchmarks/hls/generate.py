@@ -25,7 +25,7 @@ master-2000.m3u8      multivariant: 2,000 EXT-X-STREAM-INF with 11 attributes an
                       SESSION-KEY and CONTENT-STEERING
 
 manifest.tsv: name, kind, segments, variants, i-frame variants, renditions, parts, date ranges,
-session data, keys.
+session data, keys (EXT-X-KEY) and session keys.
 """
 import datetime
 import os
@@ -54,7 +54,7 @@ class Shape:
         self.kind = kind
         self.lines = ["#EXTM3U"]
         self.counts = dict(segments=0, variants=0, iframes=0, renditions=0, parts=0, dateranges=0,
-                           sessiondata=0, keys=0)
+                           sessiondata=0, keys=0, sessionkeys=0)
 
     def add(self, line):
         self.lines.append(line)
@@ -178,7 +178,7 @@ def master(variants, renditions, iframes):
               'PATHWAY-ID="cdn-a"' % token(16))
     shape.add('#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://keys.example.com/%s",'
               'KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"' % token(32))
-    shape.counts["keys"] += 1
+    shape.counts["sessionkeys"] += 1
     for i in range(20):
         shape.add('#EXT-X-SESSION-DATA:DATA-ID="com.example.title.%d",VALUE="Episode %d: %s",LANGUAGE="en"'
                   % (i, i, token(24)))
@@ -236,7 +236,8 @@ def main(argv):
         return 2
     out = argv[1]
     os.makedirs(out, exist_ok=True)
-    columns = ["segments", "variants", "iframes", "renditions", "parts", "dateranges", "sessiondata", "keys"]
+    columns = ["segments", "variants", "iframes", "renditions", "parts", "dateranges", "sessiondata", "keys",
+               "sessionkeys"]
     manifest = ["\t".join(["name", "kind"] + columns)]
     for name, build in SHAPES.items():
         shape = build()

@@ -1,101 +1,107 @@
 /// Maps short ASCII names (tag names, attribute names) found in the source to a small enum.
 ///
 /// A class, so that reading the shared table costs no copy and no reference counting of its
-/// arrays. A name is read as up to four 64-bit words (its first eight bytes, bytes 8 to 16 and
-/// 16 to 24, and its last eight), so a lookup is a hash of two words, one probe and at most four
-/// word comparisons, with no byte loop. Names are at most 32 bytes.
-final class NameTable<ID: Sendable>: Sendable {
-    /// One slot of the open-addressing table: the key words, and the entry's index (length 0
-    /// marks an empty slot). Keys sit in the slots so that a probe reads one contiguous record.
+/// array. A name is read as up to four 64-bit words: its first eight bytes and its last eight
+/// (which overlap for names of 8 to 16 bytes), plus bytes 8 to 16 and 16 to 24 for longer ones.
+/// A lookup hashes the first two, probes a table at most a quarter full (usually once) and
+/// compares words, with no byte loop. Names are 1 to 32 bytes.
+final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawValue == UInt8 {
+    /// One slot of the open-addressing table: the key words, the name's length (0 marks an
+    /// empty slot) and its id's raw value. Keys sit in the slots so that a probe reads one record.
     private struct Slot: Sendable {
         var head: UInt64 = 0
         var tail: UInt64 = 0
         var middle: UInt64 = 0
         var middle2: UInt64 = 0
-        var length: Int32 = 0
-        var entry: Int32 = 0
+        var length: UInt8 = 0
+        var id: UInt8 = 0
     }
 
     /// The longest name a table holds.
     static var maximumLength: Int { 32 }
 
-    /// At most a quarter full: a lookup is usually one probe.
     private let slots: [Slot]
-    private let ids: [ID]
     private let mask: Int
 
     init(_ entries: [(String, ID)]) {
         var size = 16
         while size < entries.count * 4 { size *= 2 }
         mask = size - 1
-        ids = entries.map(\.1)
         var slots = [Slot](repeating: Slot(), count: size)
-        for (index, entry) in entries.enumerated() {
-            let name = Array(entry.0.utf8)
+        for (text, id) in entries {
+            var name = Array(text.utf8)
             precondition(!name.isEmpty && name.count <= Self.maximumLength, "NameTable names are 1 to 32 bytes")
-            let key = name.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { Self.key($0, 0, name.count, readableEnd: 0) } ?? Key(head: 0, tail: 0, middle: 0, middle2: 0)
+            let length = name.count
+            // Padding, so that the table's own names can be read a word at a time.
+            name += [UInt8](repeating: 0, count: 8)
+            let slot: Slot = name.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return Slot() }
+                var slot = Slot(head: Self.head(base, 0, length), tail: Self.tail(base, 0, length), length: UInt8(length),
+                                id: id.rawValue)
+                if length > 16 {
+                    slot.middle = SWAR.load(base, 8)
+                    slot.middle2 = length > 24 ? SWAR.load(base, 16) : 0
+                }
+                return slot
             }
-            var slot = Self.slot(key.head, key.tail, name.count, mask)
-            while slots[slot].length != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Slot(head: key.head, tail: key.tail, middle: key.middle, middle2: key.middle2,
-                               length: Int32(name.count), entry: Int32(index))
+            var index = Self.slot(slot.head, slot.tail, mask)
+            while slots[index].length != 0 { index = (index + 1) & mask }
+            slots[index] = slot
         }
         self.slots = slots
     }
 
+    /// The first eight bytes of the name (those there are, for a shorter one), which must be
+    /// readable as a word.
     @inline(__always)
-    private static func slot(_ head: UInt64, _ tail: UInt64, _ length: Int, _ mask: Int) -> Int {
-        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
+    private static func head(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        let word = SWAR.load(base, start)
+        return length >= 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
+    }
+
+    /// The last eight bytes of a name longer than eight bytes; 0 for a shorter one.
+    @inline(__always)
+    private static func tail(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        length > 8 ? SWAR.load(base, start &+ length &- 8) : 0
+    }
+
+    @inline(__always)
+    private static func slot(_ head: UInt64, _ tail: UInt64, _ mask: Int) -> Int {
+        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
         return Int(truncatingIfNeeded: mixed >> 40) & mask
-    }
-
-    /// The words of the name at `start..<start + length` (1...32 bytes). A name shorter than
-    /// eight bytes is read in one load when eight bytes from `start` are below `readableEnd`.
-    private struct Key {
-        var head: UInt64
-        var tail: UInt64
-        var middle: UInt64
-        var middle2: UInt64
-    }
-
-    @inline(__always)
-    private static func key(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int, readableEnd: Int) -> Key {
-        if length >= 8 {
-            let head = SWAR.load(base, start)
-            let tail = SWAR.load(base, start &+ length &- 8)
-            let middle = length > 16 ? SWAR.load(base, start &+ 8) : 0
-            let middle2 = length > 24 ? SWAR.load(base, start &+ 16) : 0
-            return Key(head: head, tail: tail, middle: middle, middle2: middle2)
-        }
-        var head: UInt64 = 0
-        if start &+ 8 <= readableEnd {
-            head = SWAR.load(base, start) & ((1 << (UInt64(length) &* 8)) &- 1)
-        } else {
-            for index in 0..<length { head |= UInt64(base[start &+ index]) << (UInt64(index) &* 8) }
-        }
-        return Key(head: head, tail: head, middle: 0, middle2: 0)
     }
 
     /// The id of the name in `span`. `readableEnd` is where readable memory ends.
     @inline(__always)
     func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> ID? {
         let length = span.count
+        let start = span.lowerBound
         guard length > 0, length <= Self.maximumLength else { return nil }
-        let key = Self.key(base, span.lowerBound, length, readableEnd: readableEnd)
-        let found: Int? = slots.withUnsafeBufferPointer { slots in
-            var slot = Self.slot(key.head, key.tail, length, mask)
+        guard start &+ 8 <= readableEnd else { return lookupNearEnd(base, span) }
+        let head = Self.head(base, start, length)
+        let tail = Self.tail(base, start, length)
+        return slots.withUnsafeBufferPointer { slots in
+            var index = Self.slot(head, tail, mask)
             while true {
-                let candidate = slots[slot]
+                let candidate = slots[index]
                 if candidate.length == 0 { return nil }
-                if candidate.head == key.head && candidate.tail == key.tail && Int(candidate.length) == length
-                    && candidate.middle == key.middle && candidate.middle2 == key.middle2 {
-                    return Int(candidate.entry)
+                if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length
+                    && (length <= 16 || (candidate.middle == SWAR.load(base, start &+ 8)
+                                         && (length <= 24 || candidate.middle2 == SWAR.load(base, start &+ 16)))) {
+                    return ID(rawValue: candidate.id)
                 }
-                slot = (slot + 1) & mask
+                index = (index &+ 1) & mask
             }
         }
-        guard let found else { return nil }
-        return ids.withUnsafeBufferPointer { $0[found] }
+    }
+
+    /// A name that ends less than eight bytes before the end of the input (so shorter than
+    /// eight bytes): copied into a word first.
+    private func lookupNearEnd(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> ID? {
+        var padded = [UInt8](repeating: 0, count: 8)
+        for offset in 0..<span.count { padded[offset] = base[span.lowerBound + offset] }
+        return padded.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { lookup($0, ByteSpan(0, span.count), readableEnd: 8) }
+        }
     }
 }

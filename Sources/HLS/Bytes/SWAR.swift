@@ -38,6 +38,17 @@ enum SWAR {
         return below | above | (word & highBits)
     }
 
+    /// Flags the bytes that are not hexadecimal digits (`0-9`, `A-F`, `a-f`).
+    @inline(__always)
+    static func nonHexDigits(_ word: UInt64) -> UInt64 {
+        let low = word & ~highBits
+        let digit = (low &+ ones &* 0x50) & ~(low &+ ones &* 0x46)
+        // Setting the 0x20 bit folds A-F onto a-f (and nothing else onto them).
+        let folded = low | ones &* 0x20
+        let letter = (folded &+ ones &* 0x1F) & ~(folded &+ ones &* 0x19)
+        return (~(digit | letter) | word) & highBits
+    }
+
     /// The index (0...8) of the first flagged byte; 8 when none is.
     @inline(__always)
     static func firstFlagged(_ flags: UInt64) -> Int {

@@ -56,7 +56,7 @@ extension HLSPlaylist {
         let tag = record.tag
         let resolution: HLSResolution? = attribute(.resolution, in: tag).flatMap { item in
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.flatMap { NumberSyntax.resolution($0, item.value) }
+                buffer.baseAddress.flatMap { NumberSyntax.resolution($0, item.value, readableEnd: buffer.count) }
             }
         }.map { HLSResolution(width: $0.width, height: $0.height) }
         let closedCaptions = attribute(.closedCaptions, in: tag).map { item in

@@ -5,26 +5,35 @@ extension PlaylistParser {
     /// Recovers from stray white space, empty entries, missing `=` and unterminated quotes,
     /// reporting each; the pairs it could read are kept in order.
     mutating func parseAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
-        let poolStart = storage.attributes.count
+        let poolStart = attributes.count
         let maximum = limits.maximumAttributesPerTag
         var nameProblem: NameProblem?
-        var seen: UInt128 = 0
+        // Which known names were seen, one bit per name (two words: there are more than 64).
+        var seen: (UInt64, UInt64) = (0, 0)
         var scanner = AttributeListScanner.Iterator(base, span, readableEnd: count)
         while let entry = scanner.next() {
-            if storage.attributes.count &- poolStart >= maximum {
+            if attributes.count &- poolStart >= maximum {
                 throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
             let known = attributeTable.lookup(base, entry.name, readableEnd: count)
             if let known {
-                let bit: UInt128 = 1 << UInt128(known.rawValue)
-                if seen & bit != 0 && nameProblem == nil {
+                let raw = known.rawValue
+                let bit: UInt64 = 1 &<< UInt64(raw & 63)
+                let repeated: Bool
+                if raw < 64 {
+                    repeated = seen.0 & bit != 0
+                    seen.0 |= bit
+                } else {
+                    repeated = seen.1 & bit != 0
+                    seen.1 |= bit
+                }
+                if repeated && nameProblem == nil {
                     nameProblem = .repeated(known)
                 }
-                seen |= bit
             } else if nameProblem == nil && !Self.isAttributeName(base, entry.name) {
                 nameProblem = .characters
             }
-            storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, knownName: known,
+            attributes.append(AttributeRecord(name: entry.name, value: entry.value, knownName: known,
                                                       isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
         }
         if scanner.problem != nil || nameProblem != nil {
@@ -34,7 +43,7 @@ extension PlaylistParser {
         }
         let record = TagRecord(line: Int32(truncatingIfNeeded: lineIndex),
                                attributes: AttributeRange(start: Int32(truncatingIfNeeded: poolStart),
-                                                          count: Int32(truncatingIfNeeded: storage.attributes.count &- poolStart)))
+                                                          count: Int32(truncatingIfNeeded: attributes.count &- poolStart)))
         if !storage.variables.isEmpty {
             try checkVariableReferences(in: record)
         }
@@ -64,8 +73,8 @@ extension PlaylistParser {
     /// The first attribute of `record` with the given name.
     @inline(__always)
     func attribute(_ name: AttributeName, in record: TagRecord) -> AttributeRecord? {
-        for index in record.attributes.indices where storage.attributes[index].knownName == name {
-            return storage.attributes[index]
+        for index in record.attributes.indices where attributes[index].knownName == name {
+            return attributes[index]
         }
         return nil
     }
@@ -106,7 +115,7 @@ extension PlaylistParser {
     }
 
     mutating func integerValue(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> UInt64? {
-        if !attribute.isQuoted, let value = NumberSyntax.decimalInteger(base, attribute.value) {
+        if !attribute.isQuoted, let value = NumberSyntax.decimalInteger(base, attribute.value, readableEnd: count) {
             return value
         }
         try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a decimal integer below 2^64")
@@ -115,7 +124,7 @@ extension PlaylistParser {
 
     mutating func decimalValue(_ attribute: AttributeRecord, tag: TagName, signed: Bool = false)
         throws(HLSParseError) -> ByteSpan? {
-        if !attribute.isQuoted, NumberSyntax.isDecimal(base, attribute.value, allowSign: signed) {
+        if !attribute.isQuoted, NumberSyntax.isDecimal(base, attribute.value, allowSign: signed, readableEnd: count) {
             return attribute.value
         }
         try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a\(signed ? " signed" : "") decimal number")

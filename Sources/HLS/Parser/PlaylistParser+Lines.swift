@@ -14,10 +14,10 @@ extension PlaylistParser {
             throw HLSParseError(code: .notAPlaylist, message: "empty input", line: 0)
         }
         // Typical lines are 20 to 60 bytes and segments 60 to 90: reserving for short ones
-        // avoids regrowing (and copying) the two largest arrays while parsing.
-        storage.lines.reserveCapacity(count / 20 + 4)
-        storage.segments.reserveCapacity(count / 48 + 4)
-        storage.attributes.reserveCapacity(count / 16 + 4)
+        // avoids regrowing (and copying) the largest buffers while parsing.
+        lines.reserve(count / 20 + 4)
+        segments.reserve(count / 48 + 4)
+        attributes.reserve(count / 16 + 4)
         let hasBOM = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF
         let maximumLineBytes = limits.maximumLineBytes
         var position = 0
@@ -40,7 +40,7 @@ extension PlaylistParser {
                 try report(.encoding, problem.message)
             }
             try parseLine(start: lineStart, contentStart: contentStart, contentEnd: lineEnd, end: next)
-            storage.lines.append(currentLine)
+            lines.append(currentLine)
             position = next
             lineIndex &+= 1
         }
@@ -111,6 +111,7 @@ extension PlaylistParser {
         return (count, count, problem)
     }
 
+    @inline(__always)
     private mutating func parseLine(start: Int, contentStart: Int, contentEnd: Int, end: Int) throws(HLSParseError) {
         var first = contentStart
         var last = contentEnd
@@ -191,6 +192,7 @@ extension PlaylistParser {
         try parseTag(tag, value: value)
     }
 
+    @inline(__always)
     private mutating func markTag(_ tag: TagName) {
         currentLine.kind = .tag
         currentLine.tag = tag
@@ -262,6 +264,7 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     private mutating func parseURILine(_ uri: ByteSpan) throws(HLSParseError) {
         guard started else {
             throw HLSParseError(code: .notAPlaylist, message: "no #EXTM3U header before the first URI line",

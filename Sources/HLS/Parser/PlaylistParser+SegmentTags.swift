@@ -1,6 +1,7 @@
 /// Media segment tags (RFC 8216 section 4.3.2): they describe the next URI line, or (KEY, MAP,
 /// BITRATE) every segment until they are replaced.
 extension PlaylistParser {
+    @inline(__always)
     mutating func parseExtinf(_ text: ByteSpan) throws(HLSParseError) {
         var value = text
         if value.start < value.end && ASCII.isWhitespace(base[value.lowerBound]) {
@@ -15,7 +16,7 @@ extension PlaylistParser {
         sawTargetDurationOrExtinf = true
         // The duration is scanned first: in the common `6.006,` it ends at the comma, which
         // saves a second pass to find it.
-        let scan = NumberSyntax.decimalPrefix(base, value)
+        let scan = NumberSyntax.decimalPrefix(base, value, readableEnd: count)
         var comma = value.lowerBound + scan.length
         if comma >= value.upperBound || base[comma] != ASCII.comma {
             currentLine.isCanonical = false
@@ -62,9 +63,10 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     mutating func parseByteRange(_ value: ByteSpan) throws(HLSParseError) {
         if declaredVersion < 4 { try reportVersion(4, "EXT-X-BYTERANGE") }
-        switch NumberSyntax.byteRange(base, value) {
+        switch NumberSyntax.byteRange(base, value, readableEnd: count) {
         case .valid(let length, let offset):
             pending.hasByteRange = true
             pending.byteRangeLength = length
@@ -76,15 +78,16 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     mutating func parseProgramDateTime(_ value: ByteSpan) throws(HLSParseError) {
-        if !DateTimeSyntax.isDateTime(base, value) {
+        if !DateTimeSyntax.isDateTime(base, value, readableEnd: count) {
             try report(.malformedTag, "EXT-X-PROGRAM-DATE-TIME is not an ISO 8601 date-time")
         }
         pending.programDateTime = value
     }
 
     mutating func parseBitrate(_ value: ByteSpan) throws(HLSParseError) {
-        guard let bitrate = NumberSyntax.decimalInteger(base, value) else {
+        guard let bitrate = NumberSyntax.decimalInteger(base, value, readableEnd: count) else {
             try report(.malformedTag, "EXT-X-BITRATE must be a decimal integer below 2^64")
             return
         }
@@ -151,7 +154,7 @@ extension PlaylistParser {
             try report(.attribute, "\(tag.text) needs a URI attribute")
         }
         if let iv = attribute(.iv, in: record) {
-            if iv.isQuoted || !NumberSyntax.isHexadecimal(base, iv.value) || iv.value.count > 34 {
+            if iv.isQuoted || !NumberSyntax.isHexadecimal(base, iv.value, readableEnd: count) || iv.value.count > 34 {
                 try report(.attribute, "\(tag.text): IV must be a hexadecimal sequence of at most 128 bits")
             }
             try reportVersion(2, "the IV attribute")
@@ -173,7 +176,7 @@ extension PlaylistParser {
         try checkCount(storage.maps.count, against: limits.maximumEntriesPerList, "maps")
         var map = MapRecord(tag: record, byteRangeLength: 0, byteRangeOffset: 0, hasByteRange: false)
         if let range = attribute(.byteRange, in: record) {
-            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .map)) {
+            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .map), readableEnd: count) {
             case .valid(let length, let offset):
                 map.byteRangeLength = length
                 map.byteRangeOffset = offset ?? 0
@@ -200,16 +203,16 @@ extension PlaylistParser {
             try report(.attribute, "EXT-X-DATERANGE needs an ID attribute")
         }
         for index in record.attributes.indices {
-            let item = storage.attributes[index]
+            let item = attributes[index]
             switch item.knownName {
             case .id, .dateRangeClass, .cue: _ = try quotedString(item, tag: .dateRange)
             case .startDate, .endDate:
-                if !DateTimeSyntax.isDateTime(base, try quotedString(item, tag: .dateRange)) {
+                if !DateTimeSyntax.isDateTime(base, try quotedString(item, tag: .dateRange), readableEnd: count) {
                     try report(.malformedTag, "EXT-X-DATERANGE: \(attributeText(item)) is not an ISO 8601 date-time")
                 }
             case .duration, .plannedDuration: _ = try decimalValue(item, tag: .dateRange)
             case .scte35Command, .scte35Out, .scte35In:
-                if item.isQuoted || !NumberSyntax.isHexadecimal(base, item.value) {
+                if item.isQuoted || !NumberSyntax.isHexadecimal(base, item.value, readableEnd: count) {
                     try report(.malformedTag, "EXT-X-DATERANGE: \(attributeText(item)) must be a hexadecimal sequence")
                 }
             case .endOnNext:
@@ -224,7 +227,7 @@ extension PlaylistParser {
         }
         try checkCount(storage.dateRanges.count, against: limits.maximumEntriesPerList, "date ranges")
         currentLine.item = Int32(storage.dateRanges.count)
-        storage.dateRanges.append(DateRangeRecord(tag: record, segment: Int32(storage.segments.count)))
+        storage.dateRanges.append(DateRangeRecord(tag: record, segment: Int32(segments.count)))
     }
 
     mutating func parsePart(_ value: ByteSpan) throws(HLSParseError) {
@@ -235,16 +238,13 @@ extension PlaylistParser {
         } else {
             try report(.attribute, "EXT-X-PART needs a DURATION attribute")
         }
-        for name in [AttributeName.independent, .gap] {
-            if let flag = attribute(name, in: record), !bytesEqual(flag.value, "YES") {
-                try report(.malformedTag, "EXT-X-PART: \(name.text) must be YES")
-            }
-        }
+        try requireYes(.independent, in: record)
+        try requireYes(.gap, in: record)
         try checkCount(storage.parts.count, against: limits.maximumEntriesPerList, "parts")
-        var part = PartRecord(tag: record, segment: Int32(storage.segments.count), byteRangeLength: 0,
+        var part = PartRecord(tag: record, segment: Int32(segments.count), byteRangeLength: 0,
                               byteRangeOffset: 0, hasByteRange: false)
         if let range = attribute(.byteRange, in: record) {
-            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .part)) {
+            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .part), readableEnd: count) {
             case .valid(let length, let offset):
                 part.byteRangeLength = length
                 part.hasByteRange = true
@@ -272,9 +272,17 @@ extension PlaylistParser {
         storage.parts.append(part)
     }
 
+    /// INDEPENDENT and GAP of EXT-X-PART are YES when present.
+    private mutating func requireYes(_ name: AttributeName, in record: TagRecord) throws(HLSParseError) {
+        if let flag = attribute(name, in: record), !bytesEqual(flag.value, "YES") {
+            try report(.malformedTag, "EXT-X-PART: \(name.text) must be YES")
+        }
+    }
+
     /// Turns the pending segment tags and `uri` into a segment.
+    @inline(__always)
     mutating func commitSegment(uri: ByteSpan) throws(HLSParseError) {
-        if storage.segments.count >= limits.maximumSegments {
+        if segments.count >= limits.maximumSegments {
             throw limitExceeded("more than \(limits.maximumSegments) segments")
         }
         if !storage.variables.isEmpty {
@@ -301,10 +309,10 @@ extension PlaylistParser {
         if storage.endList {
             try report(.placement, "media segment after EXT-X-ENDLIST")
         }
-        let segmentIndex = Int32(storage.segments.count)
+        let segmentIndex = Int32(segments.count)
         currentLine.kind = .segmentURI
         currentLine.item = segmentIndex
-        storage.segments.append(SegmentRecord(uri: uri, duration: pending.duration, title: pending.title,
+        segments.append(SegmentRecord(uri: uri, duration: pending.duration, title: pending.title,
                                               programDateTime: pending.programDateTime, byteRangeLength: length,
                                               byteRangeOffset: offset, bitrate: bitrate,
                                               keySet: currentKeys.isEmpty ? -1 : try currentKeySet(),
@@ -316,7 +324,7 @@ extension PlaylistParser {
     /// sub-range, which must be of the same resource. Players continue from the previous
     /// segment regardless, so lenient mode does the same after reporting.
     private mutating func implicitByteRangeOffset(uri: ByteSpan) throws(HLSParseError) -> UInt64 {
-        guard let previous = storage.segments.last, previous.flags.contains(.byteRange) else {
+        guard let previous = segments.last, previous.flags.contains(.byteRange) else {
             try report(.byteRange, "EXT-X-BYTERANGE without an offset needs a previous sub-range segment",
                        line: Int(pending.byteRangeLine))
             return 0

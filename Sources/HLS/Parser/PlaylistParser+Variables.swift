@@ -90,8 +90,8 @@ extension PlaylistParser {
 
     /// Checks the references in the quoted-string values of a tag.
     mutating func checkVariableReferences(in record: TagRecord) throws(HLSParseError) {
-        for index in record.attributes.indices where storage.attributes[index].isQuoted {
-            try checkVariableReferences(in: storage.attributes[index].content)
+        for index in record.attributes.indices where attributes[index].isQuoted {
+            try checkVariableReferences(in: attributes[index].content)
         }
     }
 }

@@ -5,6 +5,11 @@ struct PlaylistParser: ~Copyable {
     let count: Int
     let options: HLSParserOptions
     var storage = PlaylistStorage()
+    /// The three record lists that grow with the input, kept apart from `storage` until the
+    /// parse is done (see ``RecordBuffer``).
+    var lines = RecordBuffer<LineRecord>(capacity: 16)
+    var segments = RecordBuffer<SegmentRecord>(capacity: 16)
+    var attributes = RecordBuffer<AttributeRecord>(capacity: 16)
 
     /// Index of the line being parsed (0-based; diagnostics print it 1-based).
     var lineIndex = 0
@@ -43,6 +48,15 @@ struct PlaylistParser: ~Copyable {
         self.base = base
         self.count = count
         self.options = options
+    }
+
+    /// The parse's result: `storage` with the record buffers moved into it.
+    consuming func finishedStorage() -> PlaylistStorage {
+        var result = storage
+        result.lines = lines.finish()
+        result.segments = segments.finish()
+        result.attributes = attributes.finish()
+        return result
     }
 
     var line: Int { lineIndex + 1 }
