@@ -147,19 +147,19 @@ import Testing
             let name = Array(text.utf8)
             let buffer = atEnd ? name : name + Array(":VALUE,OTHER=1".utf8)
             Self.withBytes(buffer + [0]) { base in
-                #expect(TagName.table.lookup(base, ByteSpan(0, name.count), readableEnd: buffer.count)?.text == text)
-                #expect(TagName.table.lookup(base, ByteSpan(0, name.count - 1), readableEnd: buffer.count) == nil)
+                #expect(TagName.named(base, ByteSpan(0, name.count), in: TagName.table, readableEnd: buffer.count)?.text == text)
+                #expect(TagName.named(base, ByteSpan(0, name.count - 1), in: TagName.table, readableEnd: buffer.count) == nil)
             }
             var changed = name
             changed[Int.random(in: 0..<name.count, using: &random)] ^= 0x01
             Self.withBytes(changed + [0]) { base in
-                #expect(TagName.table.lookup(base, ByteSpan(0, changed.count), readableEnd: changed.count) == nil)
+                #expect(TagName.named(base, ByteSpan(0, changed.count), in: TagName.table, readableEnd: changed.count) == nil)
             }
         }
         for name in AttributeName.allCases {
             let bytes = Array(name.text.utf8)
             Self.withBytes(bytes + Array("=1".utf8)) { base in
-                #expect(AttributeName.table.lookup(base, ByteSpan(0, bytes.count), readableEnd: bytes.count + 2) == name)
+                #expect(AttributeName.named(base, ByteSpan(0, bytes.count), in: AttributeName.table, readableEnd: bytes.count + 2) == name)
             }
         }
     }

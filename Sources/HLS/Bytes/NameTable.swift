@@ -1,11 +1,13 @@
-/// Maps short ASCII names (tag names, attribute names) found in the source to a small enum.
+/// Maps short ASCII names (tag names, attribute names) found in the source to the raw value of
+/// a small enum. (Not generic over the enum: a generic class with a protocol requirement costs
+/// a conformance search in the runtime on first use, more than a small playlist's whole parse.)
 ///
 /// A class, so that reading the shared table costs no copy and no reference counting of its
 /// array. A name is read as up to four 64-bit words: its first eight bytes and its last eight
 /// (which overlap for names of 8 to 16 bytes), plus bytes 8 to 16 and 16 to 24 for longer ones.
 /// A lookup hashes the first two, probes a table at most a quarter full (usually once) and
 /// compares words, with no byte loop. Names are 1 to 32 bytes.
-final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawValue == UInt8 {
+final class NameTable: Sendable {
     /// One slot of the open-addressing table: the key words, the name's length (0 marks an
     /// empty slot) and its id's raw value. Keys sit in the slots so that a probe reads one record.
     private struct Slot: Sendable {
@@ -23,7 +25,7 @@ final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawVal
     private let slots: [Slot]
     private let mask: Int
 
-    init(_ entries: [(String, ID)]) {
+    init(_ entries: [(String, UInt8)]) {
         var size = 16
         while size < entries.count * 4 { size *= 2 }
         mask = size - 1
@@ -37,7 +39,7 @@ final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawVal
             let slot: Slot = name.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return Slot() }
                 var slot = Slot(head: Self.head(base, 0, length), tail: Self.tail(base, 0, length), length: UInt8(length),
-                                id: id.rawValue)
+                                id: id)
                 if length > 16 {
                     slot.middle = SWAR.load(base, 8)
                     slot.middle2 = length > 24 ? SWAR.load(base, 16) : 0
@@ -73,7 +75,7 @@ final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawVal
 
     /// The id of the name in `span`. `readableEnd` is where readable memory ends.
     @inline(__always)
-    func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> ID? {
+    func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> UInt8? {
         let length = span.count
         let start = span.lowerBound
         guard length > 0, length <= Self.maximumLength else { return nil }
@@ -88,7 +90,7 @@ final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawVal
                 if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length
                     && (length <= 16 || (candidate.middle == SWAR.load(base, start &+ 8)
                                          && (length <= 24 || candidate.middle2 == SWAR.load(base, start &+ 16)))) {
-                    return ID(rawValue: candidate.id)
+                    return candidate.id
                 }
                 index = (index &+ 1) & mask
             }
@@ -97,7 +99,7 @@ final class NameTable<ID: RawRepresentable & Sendable>: Sendable where ID.RawVal
 
     /// A name that ends less than eight bytes before the end of the input (so shorter than
     /// eight bytes): copied into a word first.
-    private func lookupNearEnd(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> ID? {
+    private func lookupNearEnd(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> UInt8? {
         var padded = [UInt8](repeating: 0, count: 8)
         for offset in 0..<span.count { padded[offset] = base[span.lowerBound + offset] }
         return padded.withUnsafeBufferPointer { buffer in

@@ -6,6 +6,8 @@ struct RecordBuffer<Element: BitwiseCopyable>: ~Copyable {
     private var pointer: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
+    /// False once ``finish()`` handed the memory to a ``RecordArray``.
+    private var ownsMemory = true
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
@@ -13,7 +15,7 @@ struct RecordBuffer<Element: BitwiseCopyable>: ~Copyable {
     }
 
     deinit {
-        pointer.deallocate()
+        if ownsMemory { pointer.deallocate() }
     }
 
     var isEmpty: Bool { count == 0 }
@@ -59,9 +61,7 @@ struct RecordBuffer<Element: BitwiseCopyable>: ~Copyable {
     /// copied into a block of their size.
     consuming func finish() -> RecordArray<Element> {
         if capacity > 8 * count + 256 { grow(to: count) }
-        let storage = RecordArray<Element>.Storage(pointer: pointer, count: count)
-        // The array owns the memory from here: make this buffer's deinit free an empty block.
-        pointer = .allocate(capacity: 1)
-        return RecordArray(storage: storage)
+        ownsMemory = false
+        return RecordArray(storage: RecordArray<Element>.Storage(pointer: pointer, count: count))
     }
 }

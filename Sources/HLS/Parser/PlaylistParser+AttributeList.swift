@@ -15,7 +15,7 @@ extension PlaylistParser {
             if attributes.count &- poolStart >= maximum {
                 throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
-            let known = attributeTable.lookup(base, entry.name, readableEnd: count)
+            let known = AttributeName.named(base, entry.name, in: attributeTable, readableEnd: count)
             if let known {
                 let raw = known.rawValue
                 let bit: UInt64 = 1 &<< UInt64(raw & 63)

@@ -166,7 +166,7 @@ extension PlaylistParser {
             return
         }
         let colon = ByteSearch.first(ASCII.colon, in: base, from: first &+ 4, to: last, readableEnd: count)
-        guard let tag = tagTable.lookup(base, ByteSpan(first &+ 1, colon), readableEnd: count) else {
+        guard let tag = TagName.named(base, ByteSpan(first &+ 1, colon), in: tagTable, readableEnd: count) else {
             currentLine.kind = .unknownTag
             return
         }

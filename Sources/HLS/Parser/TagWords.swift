@@ -1,6 +1,6 @@
 /// The first bytes of the tags that come with every segment, as the 64-bit words an unaligned
 /// little-endian load of them gives, so that the parser recognizes them with one or three word
-/// comparisons before any table lookup. (`TagWordsTests` checks each against its text.)
+/// comparisons before any table lookup. (`ByteScanningTests` checks each against its text.)
 enum TagWords {
     /// `#EXTINF:`
     static let extinf: UInt64 = 0x3A46_4E49_5458_4523
