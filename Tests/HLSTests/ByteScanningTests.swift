@@ -37,6 +37,7 @@ import Testing
         #expect(TagWords.programDateTime.0 == word("#EXT-X-P") && TagWords.programDateTime.1 == word("ROGRAM-D")
                     && TagWords.programDateTime.2 == word("ATE-TIME"))
         #expect(UInt64(TagWords.ext) == word("#EXT"))
+        #expect(UInt64(TagWords.part) == word("ART:"))
     }
 
     @Test func wordTestsFlagExactlyTheirBytes() {

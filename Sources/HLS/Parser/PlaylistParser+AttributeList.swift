@@ -84,7 +84,14 @@ extension PlaylistParser {
     @discardableResult
     mutating func requiredQuoted(_ name: AttributeName, in record: TagRecord, tag: TagName)
         throws(HLSParseError) -> ByteSpan? {
-        guard let item = attribute(name, in: record) else {
+        try requiredQuoted(attribute(name, in: record), name, tag: tag)
+    }
+
+    /// `requiredQuoted` for an attribute the caller has looked up already.
+    @discardableResult
+    mutating func requiredQuoted(_ item: AttributeRecord?, _ name: AttributeName, tag: TagName)
+        throws(HLSParseError) -> ByteSpan? {
+        guard let item else {
             try report(.attribute, "\(tag.text) needs a \(name.text) attribute")
             return nil
         }

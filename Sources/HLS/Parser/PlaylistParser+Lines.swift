@@ -2,7 +2,8 @@
 ///
 /// The common case is kept short: a line of printable ASCII ending in LF is found with one
 /// vector scan, and the tags that come with every segment (`#EXTINF`, `#EXT-X-BYTERANGE`,
-/// `#EXT-X-PROGRAM-DATE-TIME`) are recognized by word comparisons before any table lookup.
+/// `#EXT-X-PROGRAM-DATE-TIME`, `#EXT-X-PART`) are recognized by word comparisons before any
+/// table lookup.
 extension PlaylistParser {
     mutating func parse() throws(HLSParseError) {
         guard count <= limits.maximumInputBytes, count <= Int(Int32.max) else {
@@ -149,14 +150,23 @@ extension PlaylistParser {
                 try parseByteRange(ByteSpan(first &+ 17, last))
                 return
             }
-            if length >= 26 && head == TagWords.programDateTime.0
-                && SWAR.load(base, first &+ 8) == TagWords.programDateTime.1
-                && SWAR.load(base, first &+ 16) == TagWords.programDateTime.2
-                && base[first &+ 24] == ASCII.colon && !ASCII.isWhitespace(base[first &+ 25]) {
-                markTag(.programDateTime)
-                if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .programDateTime) }
-                try parseProgramDateTime(ByteSpan(first &+ 25, last))
-                return
+            if head == TagWords.programDateTime.0 {
+                if length >= 26 && SWAR.load(base, first &+ 8) == TagWords.programDateTime.1
+                    && SWAR.load(base, first &+ 16) == TagWords.programDateTime.2
+                    && base[first &+ 24] == ASCII.colon && !ASCII.isWhitespace(base[first &+ 25]) {
+                    markTag(.programDateTime)
+                    if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .programDateTime) }
+                    try parseProgramDateTime(ByteSpan(first &+ 25, last))
+                    return
+                }
+                // `#EXT-X-PART:`, four to a segment in low-latency playlists.
+                if length >= 13 && UnsafeRawPointer(base + (first &+ 8)).loadUnaligned(as: UInt32.self)
+                    == UInt32(littleEndian: TagWords.part) && !ASCII.isWhitespace(base[first &+ 12]) {
+                    markTag(.part)
+                    if !sawHeader || firstMediaTagLine == 0 { try notePlacement(of: .part) }
+                    try parsePart(ByteSpan(first &+ 12, last))
+                    return
+                }
             }
         }
         guard length >= 4,

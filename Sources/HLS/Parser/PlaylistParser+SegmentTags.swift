@@ -232,18 +232,36 @@ extension PlaylistParser {
 
     mutating func parsePart(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .part)
-        let uriSpan = try requiredQuoted(.uri, in: record, tag: .part) ?? .empty
-        if let duration = attribute(.duration, in: record) {
+        // One pass finds the attributes; the checks then run in a fixed order, which decides
+        // the first problem reported.
+        var uri: AttributeRecord?
+        var duration: AttributeRecord?
+        var independent: AttributeRecord?
+        var gap: AttributeRecord?
+        var range: AttributeRecord?
+        for index in record.attributes.indices {
+            let item = attributes[index]
+            switch item.knownName {
+            case .uri: if uri == nil { uri = item }
+            case .duration: if duration == nil { duration = item }
+            case .independent: if independent == nil { independent = item }
+            case .gap: if gap == nil { gap = item }
+            case .byteRange: if range == nil { range = item }
+            default: break
+            }
+        }
+        let uriSpan = try requiredQuoted(uri, .uri, tag: .part) ?? .empty
+        if let duration {
             _ = try decimalValue(duration, tag: .part)
         } else {
             try report(.attribute, "EXT-X-PART needs a DURATION attribute")
         }
-        try requireYes(.independent, in: record)
-        try requireYes(.gap, in: record)
+        try requireYes(independent, .independent)
+        try requireYes(gap, .gap)
         try checkCount(storage.parts.count, against: limits.maximumEntriesPerList, "parts")
         var part = PartRecord(tag: record, segment: Int32(segments.count), byteRangeLength: 0,
                               byteRangeOffset: 0, hasByteRange: false)
-        if let range = attribute(.byteRange, in: record) {
+        if let range {
             switch NumberSyntax.byteRange(base, try quotedString(range, tag: .part), readableEnd: count) {
             case .valid(let length, let offset):
                 part.byteRangeLength = length
@@ -273,8 +291,8 @@ extension PlaylistParser {
     }
 
     /// INDEPENDENT and GAP of EXT-X-PART are YES when present.
-    private mutating func requireYes(_ name: AttributeName, in record: TagRecord) throws(HLSParseError) {
-        if let flag = attribute(name, in: record), !bytesEqual(flag.value, "YES") {
+    private mutating func requireYes(_ flag: AttributeRecord?, _ name: AttributeName) throws(HLSParseError) {
+        if let flag, !bytesEqual(flag.value, "YES") {
             try report(.malformedTag, "EXT-X-PART: \(name.text) must be YES")
         }
     }

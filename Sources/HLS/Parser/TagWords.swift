@@ -9,6 +9,8 @@ enum TagWords {
     /// `#EXT-X-P`, `ROGRAM-D`, `ATE-TIME`: `#EXT-X-PROGRAM-DATE-TIME` is 24 bytes.
     static let programDateTime: (UInt64, UInt64, UInt64) = (0x502D_582D_5458_4523, 0x442D_4D41_5247_4F52,
                                                              0x454D_4954_2D45_5441)
+    /// `ART:`, after `#EXT-X-P`: `#EXT-X-PART:` is 12 bytes.
+    static let part: UInt32 = 0x3A54_5241
     /// `#EXT`, the start of every tag, as a 32-bit word.
     static let ext: UInt32 = 0x5458_4523
 }
