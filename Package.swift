@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HLSTests",
-            dependencies: ["HLS"],
+            dependencies: ["HLS", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),

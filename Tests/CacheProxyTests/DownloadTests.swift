@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Offline downloads")
+@Suite("Offline downloads", .timeLimit(.minutes(2)))
 struct DownloadTests {
     static func downloader(_ harness: ProxyHarness) -> OfflineDownloader {
         var logger = Logger(label: "test.download")
@@ -23,7 +23,9 @@ struct DownloadTests {
             let report = try await Self.downloader(harness).download(harness.origin.url("/w/master.m3u8")) { progress.record($0) }
             #expect(report.segments == 6)
             #expect(report.resources == 2 + 1 + 6)  // two playlists, the init section, six segments
-            #expect(progress.last?.resourcesDone == progress.last?.resourcesTotal)
+            let last = try #require(progress.last, "progress was reported")
+            #expect(last.resourcesDone == report.resources && last.resourcesTotal == report.resources)
+            #expect(last.segmentsDone == 6 && last.segmentsTotal == 6)
             #expect(!harness.origin.requests.contains { $0.path.hasPrefix("/w/low/") })
             await harness.origin.stop()
             #expect(try await harness.get("/w/master.m3u8").status == 200)
@@ -87,7 +89,10 @@ struct DownloadTests {
             options.pin = true
             let report = try await Self.downloader(harness).download(harness.origin.url("/a/master.m3u8"), options: options)
             #expect(report.segments == 4)
-            #expect(report.keys.allSatisfy { harness.store.entry(for: $0)?.pinned == true })
+            // The multivariant playlist, two media playlists, two init sections, four segments.
+            #expect(report.keys.count == 9)
+            #expect(Set(report.keys) == Set(harness.store.entries.map(\.key)))
+            #expect(harness.store.entries.count { $0.pinned } == 9)
         }
     }
 

@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 
-@Suite("Upstream lanes")
+@Suite("Upstream lanes", .timeLimit(.minutes(2)))
 struct LaneTests {
     @Test("Playlists, init segments, keys and probes never wait behind a saturated segment lane")
     func expressDoesNotWait() async throws {

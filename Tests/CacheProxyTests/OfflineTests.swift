@@ -3,7 +3,7 @@ import CacheStore
 import Testing
 import TestSupport
 
-@Suite("Offline serving and the circuit breaker")
+@Suite("Offline serving and the circuit breaker", .timeLimit(.minutes(2)))
 struct OfflineTests {
     static let segment = TestBytes(seed: 41).bytes(0, 200_000)
 
