@@ -19,10 +19,11 @@ struct PlaylistResponder {
         let key = store.key(for: origin.string)
         let playlists = PlaylistCache(context: context)
         let cached = playlists.cached(key)
-        if let cached, let playlist = parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
+        let cachedURL = context.playlistFetches.finalURL(of: origin)
+        if let cached, let playlist = parse(cached.body, url: cachedURL), playlist.kind == .media, !playlist.isLive {
             // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
             if let whole = ByteRange(offset: 0, length: UInt64(cached.body.count)) { _ = try? store.claim(key: key, range: whole) }
-            try await send(cached.body, playlist: playlist, url: origin.string, contentType: cached.contentType, request: request, writer: writer)
+            try await send(cached.body, playlist: playlist, url: cachedURL, contentType: cached.contentType, request: request, writer: writer)
             return
         }
         let fetched: PlaylistFetches.Result
@@ -32,7 +33,7 @@ struct PlaylistResponder {
             if let cached, error.isOriginDown {
                 context.counters.recordStale()
                 context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
-                try await send(cached.body, playlist: parse(cached.body, url: origin.string), url: origin.string,
+                try await send(cached.body, playlist: parse(cached.body, url: cachedURL), url: cachedURL,
                                contentType: cached.contentType, request: request, writer: writer)
                 return
             }

@@ -23,8 +23,9 @@ struct ResourceWarmer: Sendable {
         let key = context.store.key(for: origin.string)
         let playlists = PlaylistCache(context: context)
         let cached = playlists.cached(key)
-        if let cached, let playlist = PlaylistCache.parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
-            return FetchedPlaylist(playlist: playlist, url: origin.string, fetchedBytes: 0)
+        let cachedURL = context.playlistFetches.finalURL(of: origin)
+        if let cached, let playlist = PlaylistCache.parse(cached.body, url: cachedURL), playlist.kind == .media, !playlist.isLive {
+            return FetchedPlaylist(playlist: playlist, url: cachedURL, fetchedBytes: 0)
         }
         let fetched = try await context.playlistFetches.fetch(origin, lane: lane)
         playlists.save(fetched, key: key, replacing: cached?.body)
