@@ -51,9 +51,7 @@ struct DownloadTests {
             let paths = (0..<8).map { "/r/high/s\($0).m4s" }
             let first = Task { try await Self.downloader(harness).download(url) }
             // Interrupt it once some segment bytes are stored, part-way through.
-            for _ in 0..<500 where !paths.contains(where: { !cached($0).isEmpty }) {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil("some segment bytes are stored") { paths.contains { !cached($0).isEmpty } }
             first.cancel()
             _ = await first.result
             let storedBefore = Dictionary(uniqueKeysWithValues: paths.map { ($0, cached($0)) })
@@ -119,6 +117,24 @@ struct DownloadTests {
             }
             #expect(error?.failures.count == 1)
             #expect(error?.failures.first?.contains("s1.m4s") == true)
+        }
+    }
+
+    @Test("A 5xx is tried again after growing pauses; a 404 is not")
+    func retriesServerErrorsWithBackoff() async throws {
+        try await ProxyHarness.run { harness in
+            let body = TestBytes(seed: 93).bytes(0, 50_000)
+            harness.origin.set("/flaky.bin", .init(body, contentType: "application/octet-stream", faults: .init(status: 503, statusCount: 2)))
+            let report = try await Self.downloader(harness).download(harness.origin.url("/flaky.bin"))
+            #expect(report.bytesFetched == UInt64(body.count))
+            let times = harness.origin.requests(for: "/flaky.bin").map(\.time)
+            try #require(times.count == 3, "two failures, then the success")
+            let (first, second) = (times[1] - times[0], times[2] - times[1])
+            #expect(first >= .milliseconds(450), "the first pause: \(first)")
+            #expect(second >= .milliseconds(900), "the second pause is longer: \(second)")
+            harness.origin.set("/gone.bin", .init(body, faults: .init(status: 404)))
+            await #expect(throws: DownloadError.self) { try await Self.downloader(harness).download(harness.origin.url("/gone.bin")) }
+            #expect(harness.origin.requests(for: "/gone.bin").count == 1)
         }
     }
 
