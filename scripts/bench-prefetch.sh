@@ -2,8 +2,8 @@
 # Prefetching against a throttled origin, in one run (Docs/BENCHMARKS.md, "Prefetch"):
 #  1. A player's playlist request while nothing else happens, then while the heads of 10 videos
 #     are being prefetched: the prefetching may add at most 10 ms (medians compared). The busy
-#     sample counts only if prefetching ran all through it (jobs running before and after it,
-#     and bytes fetched during it).
+#     sample counts only if prefetching ran all through it (segment fetches at its start and
+#     end, and segment bytes fetched during it).
 #  2. The heads of 10 videos with a bytes budget each: bytes fetched per video (what the proxy
 #     reports and what nginx's access log says it sent) against the budget; every job must end
 #     `done`.
@@ -54,6 +54,8 @@ import json, statistics, sys, threading, time, urllib.parse, urllib.request
 port, origin, requests, budget, access_log = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 proxy = f"http://127.0.0.1:{port}"
 
+playlist_bytes = []
+
 def playlist_times():
     # A live playlist is fetched fresh from the origin on every request: the express lane's path.
     url = f"{proxy}/proxy?url=" + urllib.parse.quote(f"{origin}/live.m3u8", safe="")
@@ -63,6 +65,7 @@ def playlist_times():
         body = urllib.request.urlopen(url).read()
         times.append((time.perf_counter() - start) * 1000)
         assert body.startswith(b"#EXTM3U")
+        playlist_bytes.append(len(body))
         time.sleep(0.02)
     return times
 
@@ -74,17 +77,20 @@ def post(body):
 def queue():
     return json.load(urllib.request.urlopen(f"{proxy}/prefetch"))
 
-def wait_for(condition, what, seconds=120):
+def status():
+    return json.load(urllib.request.urlopen(f"{proxy}/status"))
+
+def wait_for(read, condition, what, seconds=120):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        state = queue()
+        state = read()
         if condition(state):
             return state
         time.sleep(0.05)
     sys.exit(f"bench-prefetch: timed out waiting until {what}")
 
 def settle():
-    return wait_for(lambda state: state["queued"] == 0 and state["running"] == 0, "prefetching settles")
+    return wait_for(queue, lambda state: state["queued"] == 0 and state["running"] == 0, "prefetching settles")
 
 def fetched(state):
     return sum(job["bytesFetched"] for job in state["jobs"])
@@ -93,21 +99,26 @@ urls = [f"{origin}/v{video}/index.m3u8" for video in range(10)]
 idle = playlist_times()
 # Whole videos, so that prefetching is still busy on the segment lane while the player asks.
 started = post({"urls": urls, "seconds": 30})
-before = wait_for(lambda state: state["running"] > 0 and fetched(state) > 0, "prefetching is fetching segments")
+# The busy sample starts once segments are being fetched (the segment lane is busy).
+first = wait_for(status, lambda state: state["segment"]["active"] > 0, "prefetching fetches segments")
+playlist_bytes.clear()
 busy = playlist_times()
+last = status()
 during = queue()
-print("queue before:", [(job["state"], job["bytesFetched"], job.get("detail")) for job in before["jobs"]][:4], file=sys.stderr)
+print("queue during:", [(job["state"], job["bytesFetched"], job.get("detail")) for job in during["jobs"]][:4], file=sys.stderr)
 urllib.request.urlopen(urllib.request.Request(f"{proxy}/prefetch", method="DELETE")).read()
 settle()
 idle_median, busy_median = statistics.median(idle), statistics.median(busy)
 print(f"playlist request, idle: median {idle_median:.2f} ms, p90 {sorted(idle)[int(len(idle) * 0.9)]:.2f} ms")
 print(f"playlist request while 10 videos prefetch ({during['running']} running, {during['queued']} queued): "
       f"median {busy_median:.2f} ms, p90 {sorted(busy)[int(len(busy) * 0.9)]:.2f} ms")
-# The busy sample means something only if prefetching ran all through it.
-busy_bytes = fetched(during) - fetched(before)
-ran = during["running"] > 0 and busy_bytes > 0
-print(f"prefetching during the busy sample: {busy_bytes} bytes fetched, {during['running']} jobs still running at its end  "
-      f"{'PASS' if ran else 'FAIL'}")
+# The busy sample means something only if prefetching ran all through it: segment fetches at
+# its start and at its end, and segment bytes (everything fetched but the player's playlists)
+# coming in during it.
+segment_bytes = last["traffic"]["bytesFetched"] - first["traffic"]["bytesFetched"] - sum(playlist_bytes)
+ran = first["segment"]["active"] > 0 and last["segment"]["active"] > 0 and segment_bytes > 10_000
+print(f"prefetching during the busy sample: {segment_bytes} segment bytes fetched, segment fetches at its start and end: "
+      f"{first['segment']['active']} and {last['segment']['active']}  {'PASS' if ran else 'FAIL'}")
 verdict = ran and busy_median <= idle_median + 10
 print(f"prefetching adds {busy_median - idle_median:+.2f} ms to a playlist request   goal <= +10 ms  {'PASS' if verdict else 'FAIL'}")
 

@@ -71,7 +71,7 @@ final class TestOrigin: Sendable {
         case complete
         /// Cut by a ``Faults/dropAfter`` fault.
         case dropped
-        /// The client went away before the body was sent.
+        /// The client went away before the whole body was sent.
         case abandoned
     }
 
