@@ -65,7 +65,7 @@ struct FillTests {
         let follower = Task { try await store.reader(for: "k").waitForBytes(at: 60_000) }
         try await store.waitForFollowers(of: "k")
         fill.fail(CacheStoreError(.fillFailed, "origin dropped the connection"))
-        let error = await #expect(throws: CacheStoreError.self) { try await follower.value }
+        let error = await #expect(throws: CacheStoreError.self) { try await follower.cancellableValue }
         #expect(error?.code == .fillFailed)
         // What was written is kept; a retry claims only the rest.
         #expect(store.cachedBytes("k", byteRange(0, 40_000)) == originBytes(0, 40_000))
@@ -80,7 +80,7 @@ struct FillTests {
         try await store.waitForFollowers(of: "k")
         claim = nil
         _ = claim
-        await #expect(throws: CacheStoreError.fillFailed) { try await follower.value }
+        await #expect(throws: CacheStoreError.fillFailed) { try await follower.cancellableValue }
     }
 
     @Test func bytesNeitherCachedNorInFlightAreReportedMissing() async throws {
@@ -103,7 +103,7 @@ struct FillTests {
         }
         task.cancel()
         gate.open()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: CancellationError.self) { try await task.cancellableValue }
         #expect(store.reader(for: "s").file?.cachedRanges == [byteRange(0, 10_000)])
         #expect(store.cachedBytes("s", byteRange(0, 10_000)) == originBytes(0, 10_000))
         #expect(try store.claim(key: "s", range: byteRange(0, 1_000_000)).fills.map(\.range) == [byteRange(10_000, 990_000)])

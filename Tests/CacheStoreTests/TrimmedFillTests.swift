@@ -18,6 +18,6 @@ struct TrimmedFillTests {
         // The origin says the resource has 100 bytes: the fill is trimmed to nothing.
         try fill.start(EntryMetadata(contentLength: 100))
         try fill.finish()
-        await #expect(throws: CacheStoreError.notCached) { try await follower.value }
+        await #expect(throws: CacheStoreError.notCached) { try await follower.cancellableValue }
     }
 }

@@ -19,3 +19,13 @@ public func waitUntil(
         try await Task.sleep(for: interval)
     }
 }
+
+extension Task where Failure == any Error {
+    /// The task's value; cancelling the waiting task (a test's time limit does) cancels this
+    /// one, which `value` alone would wait for regardless: a test that hangs fails at its limit.
+    public var cancellableValue: Success {
+        get async throws {
+            try await withTaskCancellationHandler { try await value } onCancel: { cancel() }
+        }
+    }
+}

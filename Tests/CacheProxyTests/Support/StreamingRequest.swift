@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Synchronization
+import TestSupport
 
 /// A GET through the proxy whose body is read in the background, so that a test can wait until
 /// it has received some bytes (it is then following a fetch) before moving the origin on.
@@ -28,6 +29,6 @@ final class StreamingRequest: Sendable {
     /// The whole body, or the error that ended it.
     func body() async throws -> [UInt8] {
         guard let task = reading.withLock({ $0 }) else { return [] }
-        return try await task.value
+        return try await task.cancellableValue
     }
 }
