@@ -54,7 +54,7 @@ struct CorruptBlockTests {
         try await ProxyHarness.run(origin: origin, directory: directory) { harness in
             let response = try await harness.get("/seg.ts")
             #expect(response.status == 200)
-            let intact = response.body.elementsEqual(Self.body)
+            let intact = sameBytes(response.body, Self.body)
             #expect(intact, "the whole body is the origin's")
             expectOneRefetchOfTheDamagedBlock(harness)
             #expect(harness.proxy.status?.traffic.brokenResponses == 0)
@@ -74,13 +74,13 @@ struct CorruptBlockTests {
             connection.send(request)
             let first = try #require(await connection.readResponse(timeout: .seconds(10)))
             #expect(first.status == 206)
-            #expect(first.body.elementsEqual(Self.body[wanted]))
+            #expect(sameBytes(first.body, Self.body[wanted]))
             expectOneRefetchOfTheDamagedBlock(harness)
             // Now cached and sound: a hit, sent from the cache file, with nothing fetched.
             let hits = harness.proxy.status?.traffic.hitsFromRawRequests ?? 0
             connection.send(request)
             let second = try #require(await connection.readResponse(timeout: .seconds(10)))
-            #expect(second.body.elementsEqual(Self.body[wanted]))
+            #expect(sameBytes(second.body, Self.body[wanted]))
             #expect(harness.proxy.status?.traffic.hitsFromRawRequests == hits + 1)
             #expect(harness.origin.requests(for: "/seg.ts").count == 1)
         }

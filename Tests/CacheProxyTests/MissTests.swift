@@ -24,7 +24,7 @@ struct MissTests {
             gate.open()
             for request in [first] + others {
                 let body = try await request.body()
-                let intact = body.elementsEqual(Self.body)
+                let intact = sameBytes(body, Self.body)
                 #expect(intact)
             }
             #expect(harness.origin.requests(for: "/seg.ts").count == 1)

@@ -77,14 +77,14 @@ struct OriginFaultTests {
 
     @Test("An origin that stalls mid-body is cut by the read timeout and the response is broken")
     func stalledBody() async throws {
-        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .milliseconds(300) }) { harness in
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(1) }) { harness in
             let gate = Gate()
             let faults = TestOrigin.Faults(chunkSize: 100_000, pauseAfter: 100_000, gate: gate)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let clock = ContinuousClock()
             let start = clock.now
             var received = 0
-            // The client would wait 20 s between reads: only the proxy's 300 ms cut can end this.
+            // The client would wait 20 s between reads: only the proxy's 1 s cut can end this.
             let error = await #expect(throws: (any Error).self) {
                 let response = try await harness.client.execute(HTTPClientRequest(url: harness.proxyURL("/seg.ts")), timeout: .seconds(30))
                 #expect(response.status == .ok)

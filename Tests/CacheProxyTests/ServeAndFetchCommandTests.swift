@@ -49,7 +49,7 @@ struct ServeAndFetchCommandTests {
             let response = try await client.execute(request, timeout: .seconds(30))
             #expect(response.status == .ok)
             let received = try await response.body.collect(upTo: 1 << 20)
-            #expect(received.readableBytesView.elementsEqual(body))
+            #expect(sameBytes(received.readableBytesView, body))
             kill(server.processIdentifier, SIGTERM)
             try await Self.waitForExit(server)
             #expect(server.terminationStatus == 0)
@@ -106,6 +106,6 @@ struct ServeAndFetchCommandTests {
             Issue.record("the kept bytes do not read back")
             return
         }
-        #expect(bytes.elementsEqual(body[0..<Int(kept)]))
+        #expect(sameBytes(bytes, body[0..<Int(kept)]))
     }
 }
