@@ -139,7 +139,7 @@ struct PrefetchTests {
 
     @Test("A new list replaces the old one: dropped videos are cut or never started")
     func replacingTheList() async throws {
-        try await ProxyHarness.run { harness in
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(300) }) { harness in
             let gate = Gate()
             let held = TestOrigin.Faults(chunkSize: 10_000, pauseAfter: 10_000, gate: gate)
             for name in ["p", "q", "r", "s"] { Self.publish(name, on: harness.origin, faults: held) }
@@ -196,7 +196,8 @@ struct PrefetchTests {
 
     @Test("DELETE /prefetch cancels everything, fetches in flight included; GET and /status report the queue")
     func cancelAndReport() async throws {
-        try await ProxyHarness.run { harness in
+        // A held body never times out here: only the cancellation can end its fetch.
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(300) }) { harness in
             let gate = Gate()
             Self.publish("c", on: harness.origin, faults: .init(chunkSize: 5_000, pauseAfter: 20_000, gate: gate))
             _ = try await Self.post(harness, #"{"urls": ["\#(harness.origin.url("/c/master.m3u8"))"], "seconds": 20}"#)

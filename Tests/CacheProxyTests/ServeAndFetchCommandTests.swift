@@ -83,7 +83,8 @@ struct ServeAndFetchCommandTests {
         do {
             try await waitUntil("the origin has sent \(held) bytes and holds the rest") { gate.arrivals == 1 || !fetcher.isRunning }
             #expect(fetcher.isRunning)
-            try await waitUntil("at least \(floor) bytes are committed on disk") {
+            // Sooner than the fetch's 15 s read timeout, whose failure would commit everything.
+            try await waitUntil("at least \(floor) bytes are committed on disk", timeout: .seconds(10)) {
                 Self.committedBytes(under: cache.path) >= floor || !fetcher.isRunning
             }
         } catch {
