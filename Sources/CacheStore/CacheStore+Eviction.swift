@@ -32,8 +32,7 @@ extension CacheStore {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }
         let now = WallClock.milliseconds()
-        let candidates = state.records.values
-            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
+        let candidates = evictable(in: state, protecting: protecting)
             .sorted { lhs, rhs in
                 let (lhsExpired, rhsExpired) = (lhs.isExpired(at: now), rhs.isExpired(at: now))
                 if lhsExpired != rhsExpired { return lhsExpired }
@@ -46,6 +45,11 @@ extension CacheStore {
             state.statistics.evictions += 1
         }
         return report
+    }
+
+    /// The entries eviction may remove: neither pinned, nor being filled, nor `protecting`.
+    func evictable(in state: StoreState, protecting: String?) -> [EntryRecord] {
+        state.records.values.filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
     }
 
     /// Evicts entries (expired first, then least recently used; never pinned or busy ones)
