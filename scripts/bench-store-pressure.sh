@@ -53,10 +53,11 @@ measure() {
     stop_pids "$MISS_PID"
     MISS_PID=""
     local misses
-    misses=$(cat "$work/misses" 2>/dev/null || echo 0)
+    misses=$(cat "$work/misses" 2>/dev/null || true)
+    misses=${misses:-0}
     stop_pids "$PROXY_PID"
     PROXY_PID=""
-    rm -rf "$cache" "$work/misses"
+    rm -rf "$cache" "$work/misses" "$work/misses.new"
     if echo "$output" | grep -q -E "Non-2xx|Socket errors"; then
         echo "$output" | grep -E "Non-2xx|Socket errors" | sed 's/^/    wrk: /' >&2
     fi

@@ -7,6 +7,7 @@ COUNT_FILE.
 Usage: new-entries.py PROXY_PORT ORIGIN_URL RATE COUNT_FILE
 """
 import http.client
+import os
 import sys
 import time
 import urllib.parse
@@ -28,5 +29,7 @@ while True:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         continue
     done += 1
-    with open(count_file, "w") as file:
+    # Replaced whole, so that the script never reads a half-written count.
+    with open(count_file + ".new", "w") as file:
         file.write(f"{done}\n")
+    os.replace(count_file + ".new", count_file)
