@@ -57,6 +57,7 @@ let package = Package(
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
+            dependencies: ["HLS"],
             path: "Sources/CacheProxy/Parsing",
             swiftSettings: strictSwift
         ),
@@ -149,6 +150,8 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzPrefetchRequest", "CacheProxyParsing"),
     ("FuzzMP4Boxes", "CacheProxyParsing"),
     ("FuzzRawRequestHead", "CacheProxyParsing"),
+    ("FuzzSessionRequest", "CacheProxyParsing"),
+    ("FuzzDownloadRequest", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

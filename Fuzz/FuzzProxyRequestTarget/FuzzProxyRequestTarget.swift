@@ -7,7 +7,13 @@ import CacheProxyParsing
 public func fuzzProxyRequestTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: start, count: count))
-    if case .proxy(let url)? = try? ProxyRoute(parsing: bytes) { check(url) }
+    switch try? ProxyRoute(parsing: bytes) {
+    case .proxy(let url, let directives)?, .sessionProxy(_, let url, let directives)?:
+        check(url)
+        check(url.appendingQuery(directives.query))
+    default:
+        break
+    }
     if let url = try? OriginURL(parsing: bytes) { check(url) }
     return 0
 }

@@ -39,7 +39,8 @@ public final class CacheProxy: Sendable {
 
     private enum Lifecycle {
         case idle
-        case binding
+        /// One caller binds; others wait here for it to finish.
+        case binding(waiters: [CheckedContinuation<Void, Never>])
         case listening(Running)
         case serving(Running)
         case stopped
@@ -86,20 +87,34 @@ public final class CacheProxy: Sendable {
     @discardableResult
     public func start() async throws(CacheProxyError) -> Int {
         while true {
-            let state = lifecycle.withLock { state -> Lifecycle in
-                let current = state
-                if case .idle = current { state = .binding }
-                return current
+            enum Step { case bind, wait, done(Int), stopped }
+            let step = lifecycle.withLock { state -> Step in
+                switch state {
+                case .idle:
+                    state = .binding(waiters: [])
+                    return .bind
+                case .binding: return .wait
+                case .listening(let running), .serving(let running): return .done(running.port)
+                case .stopped: return .stopped
+                }
             }
-            switch state {
-            case .listening(let running), .serving(let running): return running.port
+            if case .wait = step {
+                // Binding takes milliseconds and always ends, so a second caller waits for it.
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let registered = lifecycle.withLock { state -> Bool in
+                        guard case .binding(var waiters) = state else { return false }
+                        waiters.append(continuation)
+                        state = .binding(waiters: waiters)
+                        return true
+                    }
+                    if !registered { continuation.resume() }
+                }
+            }
+            switch step {
+            case .wait: continue
+            case .done(let port): return port
             case .stopped: throw CacheProxyError(.alreadyStopped, "the proxy was shut down")
-            case .binding:
-                // Another caller is binding; wait for it.
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            case .idle:
-                break
+            case .bind: break
             }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
             let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
@@ -109,12 +124,18 @@ public final class CacheProxy: Sendable {
             } catch {
                 await context.upstream.shutdown()
                 try? await group.shutdownGracefully()
-                lifecycle.withLock { $0 = .idle }
+                finishBinding(.idle)
                 throw CacheProxyError(.bindFailed, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
-            lifecycle.withLock { $0 = .listening(Running(context: context, group: group, listener: listener, port: port)) }
+            // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
+            do {
+                try store.setControlAddress(context.baseURL(for: nil))
+            } catch {
+                logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
+            }
+            finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
                 logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
@@ -122,6 +143,16 @@ public final class CacheProxy: Sendable {
             }
             return port
         }
+    }
+
+    /// Leaves the binding state and wakes the callers that waited for it.
+    private func finishBinding(_ next: Lifecycle) {
+        let waiters = lifecycle.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state = next }
+            guard case .binding(let waiters) = state else { return [] }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Serves until ``shutdown()`` is called or the calling task is cancelled, then closes
@@ -156,6 +187,9 @@ public final class CacheProxy: Sendable {
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
+        try? store.setControlAddress(nil)
+        await running.context.sessions.shutdown()
+        await running.context.downloads.shutdown()
         await running.context.prefetch.shutdown()
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
@@ -194,9 +228,9 @@ public final class CacheProxy: Sendable {
     /// uncached), or when the URL is not one the proxy would fetch (another scheme, a host off
     /// the allow-list).
     public func proxyURL(for originURL: String) -> String {
-        guard let port, let origin = try? OriginURL(parsing: originURL),
+        guard let context = running?.context, let origin = try? OriginURL(parsing: originURL),
               allowList?.allows(origin.host) ?? true else { return originURL }
-        return HLSProxyEndpoint(port: UInt16(clamping: port)).url(for: originURL)
+        return context.proxyEndpoint(for: nil).url(for: originURL)
     }
 
     /// Warms the start of the videos of a feed, replacing any list given before (the user
@@ -205,6 +239,44 @@ public final class CacheProxy: Sendable {
     public func prefetch(_ request: PrefetchRequest) -> PrefetchStatus? {
         guard let context = running?.context else { return nil }
         return context.prefetch.replace(with: request, context: context)
+    }
+
+    /// Downloads a whole presentation (or file) into the cache while the proxy serves, as
+    /// `sparsecache fetch` does; see ``DownloadRequest``. Returns its state (poll it with
+    /// ``downloadStatus(_:)``); nil when the proxy is not running.
+    @discardableResult
+    public func download(_ request: DownloadRequest) -> DownloadStatus? {
+        guard let context = running?.context else { return nil }
+        return context.downloads.start(request, context: context)
+    }
+
+    /// A download's state; nil for an unknown ID or when the proxy is not running.
+    public func downloadStatus(_ id: String) -> DownloadStatus? {
+        running?.context.downloads.status(id)
+    }
+
+    /// Cancels a download; what it stored stays. Nil for an unknown ID.
+    @discardableResult
+    public func cancelDownload(_ id: String) -> DownloadStatus? {
+        running?.context.downloads.cancel(id)
+    }
+
+    /// Opens a playback session (see ``PlaybackSession``): loads what it plays, locks its
+    /// quality, and starts buffering as `request` asks.
+    ///
+    /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running,
+    ///   ``CacheProxyError/Code/invalidRequest`` for a presentation that cannot be played as
+    ///   asked (not a playlist, a multivariant playlist in a virtual playlist without a quality,
+    ///   a live or I-frame-only part), ``CacheProxyError/Code/originFailed`` when a playlist can
+    ///   be neither fetched nor read from the cache.
+    public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
+        guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
+        do {
+            let engine = try await context.openSession(request, base: context.baseURL(for: nil))
+            return PlaybackSession(engine: engine, registry: context.sessions)
+        } catch {
+            throw CacheProxyError(error.status == 400 || error.status == 403 ? .invalidRequest : .originFailed, error.message)
+        }
     }
 
     /// Cancels all prefetching; nil when the proxy is not running.

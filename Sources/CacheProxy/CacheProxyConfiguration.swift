@@ -70,6 +70,8 @@ public struct CacheProxyConfiguration: Sendable {
         public var maximumPlaylistBytes: Int
         /// What one `POST /prefetch` may ask for.
         public var prefetch: PrefetchRequest.Limits = PrefetchRequest.Limits()
+        /// What one `POST /sessions` may ask for.
+        public var sessions: PlaybackSessionRequest.Limits = PlaybackSessionRequest.Limits()
 
         public init(
             requestTarget: RequestTargetLimits = RequestTargetLimits(), maximumHeaderBytes: Int = 32 * 1024,

@@ -1,4 +1,4 @@
-/// Why a ``CacheProxy`` could not be created or started.
+/// Why a ``CacheProxy`` could not be created, started, or do what it was asked.
 public struct CacheProxyError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
@@ -11,6 +11,13 @@ public struct CacheProxyError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let bindFailed = Code(name: "bindFailed")
         /// The proxy already ran: a proxy serves once.
         public static let alreadyStopped = Code(name: "alreadyStopped")
+        /// The call needs a running proxy.
+        public static let notRunning = Code(name: "notRunning")
+        /// The request cannot be served as asked (see the message).
+        public static let invalidRequest = Code(name: "invalidRequest")
+        /// An origin could not be reached, or answered with an error, and the cache could not
+        /// stand in.
+        public static let originFailed = Code(name: "originFailed")
     }
 
     public var code: Code

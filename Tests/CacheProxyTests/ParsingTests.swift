@@ -49,12 +49,41 @@ struct ParsingTests {
 
     @Test("Proxy request targets name an http(s) URL, percent-decoded and normalized")
     func requestTargets() throws {
-        let route = try ProxyRoute(parsing: "/proxy?x=1&url=HTTP%3A%2F%2FExample.COM%3A80%2Fa%2Fb.m3u8%3Ft%3D1%23frag")
-        guard case .proxy(let url) = route else { Issue.record("not a proxy route"); return }
+        let route = try ProxyRoute(parsing: "/proxy?url=HTTP%3A%2F%2FExample.COM%3A80%2Fa%2Fb.m3u8%3Ft%3D1%23frag")
+        guard case .proxy(let url, let directives) = route else { Issue.record("not a proxy route"); return }
         #expect(url.string == "http://example.com/a/b.m3u8?t=1")
         #expect(url.pathExtension == "m3u8")
+        #expect(directives.isEmpty)
         #expect(try ProxyRoute(parsing: "/status") == .status)
-        #expect(try ProxyRoute(parsing: "/proxy?url=https://[::1]:8443/x.ts") == .proxy(try OriginURL(parsing: "https://[::1]:8443/x.ts")))
+        #expect(try ProxyRoute(parsing: "/debug/status") == .status)
+        #expect(try ProxyRoute(parsing: "/proxy?url=https://[::1]:8443/x.ts") == .proxy(try OriginURL(parsing: "https://[::1]:8443/x.ts"), DeliveryDirectives()))
+    }
+
+    @Test("LL-HLS delivery directives are kept as written, in order, to be appended to the origin's query")
+    func deliveryDirectives() throws {
+        let route = try ProxyRoute(parsing: "/proxy?url=http%3A%2F%2Fh%2Flive.m3u8%3Ftoken%3Dx&_HLS_msn=12&_HLS_part=3&_HLS_skip=YES")
+        guard case .proxy(let url, let directives) = route else { Issue.record("not a proxy route"); return }
+        #expect(directives.query == "_HLS_msn=12&_HLS_part=3&_HLS_skip=YES")
+        #expect(directives.isBlocking && directives.asksForDelta)
+        #expect(url.appendingQuery(directives.query).string == "http://h/live.m3u8?token=x&_HLS_msn=12&_HLS_part=3&_HLS_skip=YES")
+        #expect(try OriginURL(parsing: "http://h/a.m3u8").appendingQuery("_HLS_skip=v2").string == "http://h/a.m3u8?_HLS_skip=v2")
+        let session = try ProxyRoute(parsing: "/sessions/abc-1/index.m3u8?_HLS_msn=4")
+        guard case .sessionPlaylist("abc-1", let sessionDirectives) = session else { Issue.record("not a session playlist"); return }
+        #expect(sessionDirectives.query == "_HLS_msn=4" && !sessionDirectives.asksForDelta)
+        #expect(try ProxyRoute(parsing: "/sessions/abc-1") == .session("abc-1"))
+        #expect(try ProxyRoute(parsing: "/sessions") == .sessions)
+        #expect(try ProxyRoute(parsing: "/sessions/s/proxy?url=http%3A%2F%2Fh%2Fa.ts")
+            == .sessionProxy("s", try OriginURL(parsing: "http://h/a.ts"), DeliveryDirectives()))
+    }
+
+    @Test("A URL pasted without percent-encoding is refused with a message that says how to encode it")
+    func unencodedURL() {
+        #expect {
+            try ProxyRoute(parsing: "/proxy?url=http://host/master.m3u8?a=1&b=2")
+        } throws: { error in
+            guard let error = error as? ParseError else { return false }
+            return error.code == .unsupported && error.message.contains("\"b\"") && error.message.contains("percent-encode")
+        }
     }
 
     @Test("Bad request targets throw the code the router maps to a status", arguments: [
@@ -64,6 +93,11 @@ struct ParsingTests {
         ("/proxy?url=http://h:0/", .malformed), ("/proxy?url=http://h:65536/", .malformed),
         ("/proxy?url=http:///x", .missing), ("/proxy?url=a&url=b", .malformed),
         ("/proxy?url=http://h/" + String(repeating: "a", count: 20000), .tooLong),
+        ("/proxy?x=1&url=http%3A%2F%2Fh%2F", .unsupported), ("/proxy?url=http%3A%2F%2Fh%2F&_HLS_msn=x", .malformed),
+        ("/proxy?url=http%3A%2F%2Fh%2F&_HLS_skip=NO", .malformed), ("/proxy?url=http%3A%2F%2Fh%2F&_HLS_msn=", .malformed),
+        ("/proxy?url=http%3A%2F%2Fh%2F&_HLS_a%26b=1", .malformed), ("/sessions/a%2Fb", .notFound),
+        ("/sessions/" + String(repeating: "a", count: 65), .notFound), ("/sessions/a/other", .notFound),
+        ("/sessions/a/index.m3u8?url=x", .unsupported),
     ])
     func requestTargetRejects(target: String, code: ParseError.Code) {
         #expect(throws: ParseError(code, "")) { try ProxyRoute(parsing: target) }

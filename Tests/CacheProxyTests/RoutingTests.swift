@@ -54,6 +54,26 @@ struct RoutingTests {
         #expect(!proxy.isRunning)
     }
 
+    @Test("Concurrent starts bind once and all return the listening port", .timeLimit(.minutes(1)))
+    func concurrentStarts() async throws {
+        let directory = TemporaryDirectory("proxy-starts")
+        let store = try CacheStore.open(at: directory.path)
+        var configuration = CacheProxyConfiguration()
+        configuration.port = 0
+        let proxy = try CacheProxy(store: store, configuration: configuration)
+        let ports = try await withThrowingTaskGroup { group in
+            for _ in 0..<8 { group.addTask { try await proxy.start() } }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(ports.count == 1 && ports.first == proxy.port)
+        try await withThrowingTaskGroup { group in
+            group.addTask { try await proxy.run() }
+            proxy.shutdown()
+            try await group.waitForAll()
+        }
+        await #expect(throws: CacheProxyError(.alreadyStopped, "")) { try await proxy.start() }
+    }
+
     @Test("Listening on a non-loopback address needs an explicit permission")
     func nonLoopback() throws {
         let directory = TemporaryDirectory("proxy-host")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import SparseFile
 
-/// The file-level command line contract of issue 2: names, flags, JSON keys and exit codes.
+/// The file-level command line contract: names, flags, JSON keys and exit codes.
 @Suite("sparsecache file commands")
 struct CommandLineContractTests {
     let directory = TemporaryDirectory()

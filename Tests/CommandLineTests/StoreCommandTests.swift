@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import CacheStore
 
-/// The store command line contract of issue 3: names, flags, JSON keys and exit codes.
+/// The store command line contract: names, flags, JSON keys and exit codes.
 @Suite("sparsecache store commands")
 struct StoreCommandTests {
     let directory = TemporaryDirectory("store-cli")

@@ -95,7 +95,7 @@ import Testing
                                            bandwidthOverride: { $0.isIFrameOnly ? nil : 3_000_000 })
         let rewritten = try HLSPlaylist(parsing: playlist.rewritten(base: Self.base, policy: policy))
         #expect(rewritten.variants.map(\.bandwidth) == [3_000_000])
-        #expect(rewritten.variants.first?.averageBandwidth == 2_200_000)
+        #expect(rewritten.variants.first?.averageBandwidth == 3_000_000)
         #expect(rewritten.variants.first?.uri == Self.proxied("https://origin.example.com/path/to/video/720p/index.m3u8"))
     }
 
@@ -153,5 +153,136 @@ import Testing
     @Test func strayLinesAreNotRewritten() throws {
         let output = try Self.rewrite("#EXTM3U\n#EXT-X-TARGETDURATION:6\nbaseURL=“junk”\n#EXTINF:6,\na.ts\n")
         #expect(output.contains("\nbaseURL=“junk”\n"))
+    }
+
+    // MARK: - Quality lock, rendition and I-frame dropping, bandwidth injection
+
+    static func locked(to quality: HLSQuality, bandwidth: UInt64? = nil) throws -> String {
+        let playlist = try HLSPlaylist(parsing: try TestFiles.fixture("handwritten/master-quality.m3u8"))
+        var policy = HLSProxyRewritePolicy(endpoint: Self.endpoint)
+        if let bandwidth { policy.bandwidthOverride = { _ in bandwidth } }
+        policy.lock(to: try #require(playlist.variant(for: quality)))
+        return String(decoding: playlist.rewritten(base: Self.base, policy: policy), as: UTF8.self)
+    }
+
+    @Test func aLockedPlaylistListsOneVariantAndTheRenditionsItReferences() throws {
+        #expect(try Self.locked(to: .height(480), bandwidth: 1_500_000) == """
+            #EXTM3U
+            #EXT-X-VERSION:6
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac-lo",NAME="English",DEFAULT=YES,AUTOSELECT=YES,URI="\(Self.proxied("https://origin.example.com/path/to/audio/lo.m3u8"))"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",DEFAULT=NO,AUTOSELECT=YES,URI="\(Self.proxied("https://origin.example.com/path/to/subs/en.m3u8"))"
+            #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",INSTREAM-ID="CC1"
+            #EXT-X-STREAM-INF:BANDWIDTH=1500000,AVERAGE-BANDWIDTH=1500000,RESOLUTION=854x480,AUDIO="aac-lo",SUBTITLES="subs",CLOSED-CAPTIONS="cc"
+            \(Self.proxied("https://origin.example.com/path/to/v480.m3u8"))
+
+            """)
+        #expect(try Self.locked(to: .height(720)) == """
+            #EXTM3U
+            #EXT-X-VERSION:6
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac-hi",NAME="English",DEFAULT=YES,AUTOSELECT=YES,URI="\(Self.proxied("https://origin.example.com/path/to/audio/hi.m3u8"))"
+            #EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID="angles",NAME="Wide",DEFAULT=YES,AUTOSELECT=YES,URI="\(Self.proxied("https://origin.example.com/path/to/angles/wide.m3u8"))"
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=1280x720,AUDIO="aac-hi",VIDEO="angles"
+            \(Self.proxied("https://origin.example.com/path/to/v720-low.m3u8"))
+
+            """)
+        // CLOSED-CAPTIONS=NONE names no group.
+        let lowest = try HLSPlaylist.parsed(try Self.locked(to: .height(360)))
+        #expect(lowest.renditions.map(\.groupID) == ["aac-lo"])
+        #expect(lowest.variants.count == 1 && lowest.iFrameVariants.isEmpty)
+    }
+
+    @Test func renditionsStayByDefaultAndGoWhenNoKeptVariantReferencesThem() throws {
+        let playlist = try HLSPlaylist(parsing: try TestFiles.fixture("handwritten/master-quality.m3u8"))
+        var policy = HLSProxyRewritePolicy(endpoint: Self.endpoint, maximumBandwidth: 1_500_000)
+        let kept = try HLSPlaylist(parsing: playlist.rewritten(base: Self.base, policy: policy))
+        #expect(kept.renditions.count == 5)
+        policy.dropsUnreferencedRenditions = true
+        let pruned = try HLSPlaylist(parsing: playlist.rewritten(base: Self.base, policy: policy),
+                                     options: HLSParserOptions(mode: .strict))
+        #expect(pruned.variants.map(\.bandwidth) == [1_200_000, 600_000, 64_000])
+        #expect(pruned.renditions.map(\.groupID) == ["aac-lo", "subs", "cc"])
+        #expect(pruned.iFrameVariants.count == 1)
+        policy.dropsIFrameVariants = true
+        let noIFrames = try HLSPlaylist(parsing: playlist.rewritten(base: Self.base, policy: policy))
+        #expect(noIFrames.iFrameVariants.isEmpty && noIFrames.variants.count == 3)
+    }
+
+    @Test func aKeptIFrameVariantKeepsItsVideoGroup() throws {
+        let input = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID="v",NAME="Wide",URI="wide.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",URI="en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=900,VIDEO="v",AUDIO="a"
+            hi.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=100
+            lo.m3u8
+            #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=50,VIDEO="v",URI="i.m3u8"
+
+            """
+        let policy = HLSProxyRewritePolicy(endpoint: Self.endpoint, lockedVariant: 1, dropsUnreferencedRenditions: true)
+        let rewritten = try HLSPlaylist.parsed(try Self.rewrite(input, policy))
+        #expect(rewritten.variants.map(\.bandwidth) == [100])
+        #expect(rewritten.renditions.map(\.groupID) == ["v"])
+    }
+
+    @Test func aLockToAVariantThatIsNotThereKeepsTheLowest() throws {
+        let playlist = try HLSPlaylist(parsing: try TestFiles.fixture("handwritten/master-quality.m3u8"))
+        let policy = HLSProxyRewritePolicy(endpoint: Self.endpoint, maximumBandwidth: 1, lockedVariant: 99)
+        let rewritten = try HLSPlaylist(parsing: playlist.rewritten(base: Self.base, policy: policy))
+        #expect(rewritten.variants.map(\.bandwidth) == [64_000])
+        // The lock overrides the maximum for EXT-X-STREAM-INF variants only.
+        #expect(rewritten.iFrameVariants.isEmpty)
+    }
+
+    @Test func injectedBandwidthReplacesBothFiguresWhereverTheyStand() throws {
+        let policy = HLSProxyRewritePolicy(endpoint: Self.endpoint, bandwidthOverride: { _ in 777 })
+        let output = try Self.rewrite("""
+            #EXTM3U
+            #EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=5,CODECS="x",BANDWIDTH=9
+            a.m3u8
+            #EXT-X-I-FRAME-STREAM-INF:URI="i.m3u8",AVERAGE-BANDWIDTH=1,BANDWIDTH=2
+            #EXT-X-I-FRAME-STREAM-INF:AVERAGE-BANDWIDTH=3,URI="j.m3u8"
+
+            """, policy)
+        #expect(output == """
+            #EXTM3U
+            #EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=777,CODECS="x",BANDWIDTH=777
+            \(Self.proxied("https://origin.example.com/path/to/a.m3u8"))
+            #EXT-X-I-FRAME-STREAM-INF:URI="\(Self.proxied("https://origin.example.com/path/to/i.m3u8"))",AVERAGE-BANDWIDTH=777,BANDWIDTH=777
+            #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=777,AVERAGE-BANDWIDTH=777,URI="\(Self.proxied("https://origin.example.com/path/to/j.m3u8"))"
+
+            """)
+    }
+
+    /// Every multivariant playlist of the fixtures and the shared corpus, locked to each quality:
+    /// one variant, no I-frame variant, and exactly the renditions of the groups it references.
+    @Test(arguments: CorpusTests.allPlaylists)
+    func everyLockedPlaylistListsOneVariantAndItsGroups(_ name: String) throws {
+        let input = try CorpusTests.bytes(name)
+        guard let playlist = try? HLSPlaylist(parsing: input, options: CorpusTests.options), playlist.kind == .master
+        else { return }
+        let isStrict = (try? HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict, playlistURL: CorpusTests.options.playlistURL))) != nil
+        for quality in [HLSQuality.lowest, .highest, .height(720), .bandwidth(1_000_000)] {
+            guard let chosen = playlist.variant(for: quality) else { continue }
+            var policy = HLSProxyRewritePolicy(endpoint: Self.endpoint)
+            policy.lock(to: chosen)
+            let output = playlist.rewritten(base: Self.base, policy: policy)
+            let locked = try HLSPlaylist(parsing: output, options: CorpusTests.options)
+            #expect(locked.variants.count == 1, "\(name) \(quality)")
+            #expect(locked.iFrameVariants.isEmpty, "\(name) \(quality)")
+            let variant = playlist.variants[chosen.index]
+            #expect(locked.variants.first?.uri == Self.proxied(Self.base.resolve(variant.uri)), "\(name) \(quality)")
+            let groups: Set<[String]> = Set([("AUDIO", variant.audio), ("VIDEO", variant.video),
+                                             ("SUBTITLES", variant.subtitles), ("CLOSED-CAPTIONS", variant.closedCaptions)]
+                .compactMap { type, group in group.map { [type, $0] } })
+            let expected = playlist.renditions.filter { groups.contains([$0.type, $0.groupID]) }
+            #expect(locked.renditions.map(\.name) == expected.map(\.name), "\(name) \(quality)")
+            #expect(locked.renditions.map(\.groupID) == expected.map(\.groupID), "\(name) \(quality)")
+            if isStrict {
+                #expect(throws: Never.self, "\(name) \(quality)") {
+                    try HLSPlaylist(parsing: output, options: HLSParserOptions(mode: .strict, playlistURL: CorpusTests.options.playlistURL))
+                }
+            }
+        }
     }
 }

@@ -39,7 +39,7 @@ final class DownloadRun: Sendable {
             expect(resources: 1, segments: 0)
             let fetched = try await withRetries(origin.string) { try await self.warmer.bytes(origin, attempts: self.options.attempts) }
             let file = context.store.reader(for: context.store.key(for: origin.string)).file
-            if file?.metadata.contentType.map(PlaylistDetection.isPlaylistContentType) == true {
+            if file?.metadata.isPlaylist == true {
                 try await downloadPresentation(origin)
             } else {
                 done(origin, fetched: fetched, isSegment: false)

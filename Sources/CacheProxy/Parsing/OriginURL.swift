@@ -48,12 +48,8 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
         guard !authority.contains(UInt8(ascii: "@")) else { throw ParseError(.unsupported, "URLs with user information are refused") }
         let (host, port) = try Self.splitAuthority(authority)
         let defaultPort = scheme == .http ? 80 : 443
-        self.scheme = scheme
-        self.host = host
-        self.port = port == defaultPort ? nil : port
         let rest = String(decoding: bytes[authorityEnd...], as: UTF8.self)
-        pathAndQuery = rest.hasPrefix("/") ? rest : "/" + rest
-        string = scheme.rawValue + "://" + host + (self.port.map { ":\($0)" } ?? "") + pathAndQuery
+        self.init(scheme: scheme, host: host, port: port == defaultPort ? nil : port, pathAndQuery: rest.hasPrefix("/") ? rest : "/" + rest)
     }
 
     /// Parses a URL given as a string; see ``init(parsing:maximumLength:)-(Collection<UInt8>,_)``.
@@ -63,12 +59,22 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
 
     /// `host` or `host:port`: the origin a circuit breaker and an allow-list are about.
     public var authority: String { host + (port.map { ":\($0)" } ?? "") }
-    /// The port connections go to.
-    public var effectivePort: Int { port ?? (scheme == .http ? 80 : 443) }
-    /// The host without IPv6 brackets, as a resolver wants it.
-    public var hostForConnecting: String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    /// The same URL with `query` (`name=value&...`, already encoded) appended to its query;
+    /// the URL itself when `query` is empty.
+    public func appendingQuery(_ query: String) -> OriginURL {
+        guard !query.isEmpty else { return self }
+        let separator = pathAndQuery.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+        return OriginURL(scheme: scheme, host: host, port: port, pathAndQuery: pathAndQuery + separator + query)
     }
+
+    private init(scheme: Scheme, host: String, port: Int?, pathAndQuery: String) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.pathAndQuery = pathAndQuery
+        string = scheme.rawValue + "://" + host + (port.map { ":\($0)" } ?? "") + pathAndQuery
+    }
+
     /// The last path segment's extension, lower-cased (`m3u8` for `/a/b.m3u8?x=1`).
     public var pathExtension: String? {
         let path = pathAndQuery.prefix { $0 != "?" }

@@ -25,10 +25,13 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// The request field the error is about (`"quality"`), for errors in JSON request bodies.
+    public var field: String?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, field: String? = nil) {
         self.code = code
         self.message = message
+        self.field = field
     }
 
     public static func == (lhs: ParseError, rhs: ParseError) -> Bool { lhs.code == rhs.code }

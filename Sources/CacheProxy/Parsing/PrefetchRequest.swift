@@ -1,4 +1,5 @@
-import FoundationEssentials
+public import HLS
+
 
 /// A `POST /prefetch` body, parsed from untrusted JSON:
 ///
@@ -22,6 +23,15 @@ public struct PrefetchRequest: Sendable, Hashable {
         case highest
         /// The variant whose bandwidth is closest to this many bits per second.
         case closest(UInt64)
+
+        /// The same choice as an ``HLS/HLSQuality``, which picks the variant.
+        public var quality: HLSQuality {
+            switch self {
+            case .lowest: .lowest
+            case .highest: .highest
+            case .closest(let bitsPerSecond): .bandwidth(bitsPerSecond)
+            }
+        }
     }
 
     /// Limits on what one request may ask for.
@@ -54,12 +64,7 @@ public struct PrefetchRequest: Sendable, Hashable {
         guard body.count <= limits.maximumBodyBytes else {
             throw ParseError(.tooLong, "a prefetch request is limited to \(limits.maximumBodyBytes) bytes")
         }
-        let decoded: Body
-        do {
-            decoded = try JSONDecoder().decode(Body.self, from: Data(body))
-        } catch {
-            throw ParseError(.malformed, "the body is not a prefetch request: \(Self.describe(error))")
-        }
+        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, what: "prefetch request")
         guard !decoded.urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty") }
         guard decoded.urls.count <= limits.maximumURLs else {
             throw ParseError(.tooLong, "more than \(limits.maximumURLs) urls")
@@ -115,17 +120,6 @@ public struct PrefetchRequest: Sendable, Hashable {
             } else {
                 self = .bandwidth(try container.decode(UInt64.self))
             }
-        }
-    }
-
-    /// A short reason, without the coding path noise of `DecodingError`'s description.
-    private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        default:
-            return "invalid JSON"
         }
     }
 }

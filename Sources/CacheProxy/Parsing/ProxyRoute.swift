@@ -1,21 +1,35 @@
 /// What a request target asks of the proxy, parsed from the untrusted request line.
 ///
-/// `GET /proxy?url=<percent-encoded http(s) URL>` fetches through the cache; `GET /status`
-/// reports the proxy's state; `POST|DELETE /prefetch` manages the prefetch queue. Anything else
-/// is ``ParseError/Code/notFound``.
+/// - `/proxy?url=<percent-encoded http(s) URL>` fetches through the cache; a player's LL-HLS
+///   delivery directives (`_HLS_msn`, `_HLS_part`, `_HLS_skip`, ...) may follow, and are
+///   forwarded to the origin. Any other parameter is refused: it almost always means an origin
+///   URL pasted without percent-encoding, whose own query would otherwise be cut off silently.
+/// - `/status` (and `/debug/status`, the name other engines use) reports the proxy's state.
+/// - `/prefetch` manages the prefetch queue; `/downloads` and `/downloads/ID` the downloads.
+/// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
+///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
+///
+/// Anything else is ``ParseError/Code/notFound``.
 public enum ProxyRoute: Sendable, Hashable {
-    case proxy(OriginURL)
+    case proxy(OriginURL, DeliveryDirectives)
     case status
     case prefetch
+    case sessions
+    case session(String)
+    case sessionPlaylist(String, DeliveryDirectives)
+    case sessionProxy(String, OriginURL, DeliveryDirectives)
+    case downloads
+    case download(String)
 
     /// Parses a request target in origin form (`/proxy?url=...`).
     ///
     /// The `url` query parameter is percent-decoded (`+` stays a plus sign: it is not form
-    /// encoding) and validated as an ``OriginURL``; other parameters are ignored.
+    /// encoding) and validated as an ``OriginURL``.
     ///
     /// - Throws: ``ParseError``: ``ParseError/Code/tooLong`` past `limits`,
     ///   ``ParseError/Code/notFound`` for another path, ``ParseError/Code/missing`` without a
-    ///   `url` parameter, ``ParseError/Code/tooMany`` for too many parameters, and the
+    ///   `url` parameter, ``ParseError/Code/tooMany`` for too many parameters,
+    ///   ``ParseError/Code/unsupported`` for a parameter the proxy does not know, and the
     ///   errors of ``OriginURL`` for the URL itself.
     public init(parsing target: some Collection<UInt8>, limits: RequestTargetLimits = RequestTargetLimits()) throws(ParseError) {
         guard target.count <= limits.maximumLength else {
@@ -24,34 +38,111 @@ public enum ProxyRoute: Sendable, Hashable {
         let bytes = Array(target)
         let questionMark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
         let path = bytes[..<questionMark]
-        if path.elementsEqual("/status".utf8) {
+        let query = bytes[min(questionMark + 1, bytes.count)...]
+        if path.elementsEqual("/proxy".utf8) {
+            let (origin, directives) = try Self.proxyQuery(query, limits: limits)
+            self = .proxy(origin, directives)
+        } else if path.elementsEqual("/status".utf8) || path.elementsEqual("/debug/status".utf8) {
             self = .status
-            return
-        }
-        if path.elementsEqual("/prefetch".utf8) {
+        } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
-            return
+        } else if path.elementsEqual("/downloads".utf8) || path.elementsEqual("/downloads/".utf8) {
+            self = .downloads
+        } else if path.starts(with: "/downloads/".utf8) {
+            self = .download(try Self.identifier(path.dropFirst("/downloads/".utf8.count), what: "download"))
+        } else if path.elementsEqual("/sessions".utf8) || path.elementsEqual("/sessions/".utf8) {
+            self = .sessions
+        } else if path.starts(with: "/sessions/".utf8) {
+            self = try Self.sessionRoute(path.dropFirst("/sessions/".utf8.count), query: query, limits: limits)
+        } else {
+            throw ParseError(.notFound, "no such resource")
         }
-        guard path.elementsEqual("/proxy".utf8) else { throw ParseError(.notFound, "no such resource") }
-        var encodedURL: ArraySlice<UInt8>?
-        var count = 0
-        for parameter in bytes[min(questionMark + 1, bytes.count)...].split(separator: UInt8(ascii: "&")) {
-            count += 1
-            guard count <= limits.maximumQueryParameters else {
-                throw ParseError(.tooMany, "more than \(limits.maximumQueryParameters) query parameters")
-            }
-            let equals = parameter.firstIndex(of: UInt8(ascii: "=")) ?? parameter.endIndex
-            guard parameter[..<equals].elementsEqual("url".utf8) else { continue }
-            guard encodedURL == nil else { throw ParseError(.malformed, "more than one url parameter") }
-            encodedURL = parameter[min(equals + 1, parameter.endIndex)...]
-        }
-        guard let encodedURL, !encodedURL.isEmpty else { throw ParseError(.missing, "no url parameter") }
-        self = .proxy(try OriginURL(parsing: try Self.percentDecoded(encodedURL), maximumLength: limits.maximumURLLength))
     }
 
     /// Parses a request target given as a string.
     public init(parsing target: String, limits: RequestTargetLimits = RequestTargetLimits()) throws(ParseError) {
         try self.init(parsing: Array(target.utf8), limits: limits)
+    }
+
+    /// The longest session or download identifier.
+    public static let maximumSessionIDLength = 64
+
+    /// `ID`, `ID/index.m3u8` or `ID/proxy` (with its query).
+    private static func sessionRoute(_ rest: ArraySlice<UInt8>, query: ArraySlice<UInt8>, limits: RequestTargetLimits) throws(ParseError) -> ProxyRoute {
+        let slash = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+        let id = try identifier(rest[..<slash], what: "session")
+        let resource = rest[slash...].dropFirst()
+        if slash == rest.endIndex || resource.isEmpty {
+            return .session(id)
+        }
+        if resource.elementsEqual("index.m3u8".utf8) {
+            return .sessionPlaylist(id, try directives(query))
+        }
+        if resource.elementsEqual("proxy".utf8) {
+            let (origin, directives) = try proxyQuery(query, limits: limits)
+            return .sessionProxy(id, origin, directives)
+        }
+        throw ParseError(.notFound, "no such session resource")
+    }
+
+    /// The `url` parameter and the delivery directives of a proxy query.
+    private static func proxyQuery(_ query: ArraySlice<UInt8>, limits: RequestTargetLimits) throws(ParseError) -> (OriginURL, DeliveryDirectives) {
+        var encodedURL: ArraySlice<UInt8>?
+        var directives = DeliveryDirectives()
+        try forEachParameter(in: query, limits: limits) { name, value throws(ParseError) in
+            if name.elementsEqual("url".utf8) {
+                guard encodedURL == nil else { throw ParseError(.malformed, "more than one url parameter") }
+                encodedURL = value
+            } else if DeliveryDirectives.isDirective(name) {
+                try directives.append(name: name, value: value)
+            } else {
+                throw unknownParameter(name)
+            }
+        }
+        guard let encodedURL, !encodedURL.isEmpty else { throw ParseError(.missing, "no url parameter") }
+        return (try OriginURL(parsing: try percentDecoded(encodedURL), maximumLength: limits.maximumURLLength), directives)
+    }
+
+    /// A session's or download's identifier: letters, digits, `-` and `_`.
+    private static func identifier(_ bytes: ArraySlice<UInt8>, what: String) throws(ParseError) -> String {
+        guard !bytes.isEmpty, bytes.count <= maximumSessionIDLength,
+              bytes.allSatisfy({ ASCIIScanner.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
+            throw ParseError(.notFound, "no such \(what)")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The delivery directives of a query that may hold nothing else.
+    private static func directives(_ query: ArraySlice<UInt8>) throws(ParseError) -> DeliveryDirectives {
+        var directives = DeliveryDirectives()
+        try forEachParameter(in: query, limits: RequestTargetLimits()) { name, value throws(ParseError) in
+            guard DeliveryDirectives.isDirective(name) else { throw unknownParameter(name) }
+            try directives.append(name: name, value: value)
+        }
+        return directives
+    }
+
+    private static func forEachParameter(
+        in query: ArraySlice<UInt8>, limits: RequestTargetLimits,
+        _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) throws(ParseError) -> Void
+    ) throws(ParseError) {
+        var count = 0
+        for parameter in query.split(separator: UInt8(ascii: "&")) {
+            count += 1
+            guard count <= limits.maximumQueryParameters else {
+                throw ParseError(.tooMany, "more than \(limits.maximumQueryParameters) query parameters")
+            }
+            let equals = parameter.firstIndex(of: UInt8(ascii: "=")) ?? parameter.endIndex
+            try body(parameter[..<equals], parameter[min(equals + 1, parameter.endIndex)...])
+        }
+    }
+
+    private static func unknownParameter(_ name: ArraySlice<UInt8>) -> ParseError {
+        let shown = String(decoding: name.prefix(40).map { $0 > 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        return ParseError(.unsupported, """
+            unknown parameter "\(shown)": percent-encode the whole origin URL, e.g. \
+            /proxy?url=https%3A%2F%2Fcdn.example.com%2Fmaster.m3u8%3Fa%3D1%26b%3D2 for https://cdn.example.com/master.m3u8?a=1&b=2
+            """)
     }
 
     /// Decodes `%XX` escapes; a `%` without two hex digits is malformed (a lenient decoder

@@ -96,14 +96,6 @@ public enum RangeSpecifier: Sendable, Hashable {
             return (length - min(suffix, length))..<length
         }
     }
-
-    /// The first byte, when it does not depend on the length.
-    public var knownStart: UInt64? {
-        switch self {
-        case .closed(let first, _), .from(let first): first
-        case .suffix: nil
-        }
-    }
 }
 
 /// Bounds on what a `Range` header may cost to parse.

@@ -1,4 +1,5 @@
 import CacheProxyParsing
+import SparseFile
 
 /// Which responses are HLS playlists: by content type, or by a `.m3u8`/`.m3u` path when the
 /// type is unknown (many origins serve playlists as `text/plain` or `application/octet-stream`).
@@ -29,4 +30,9 @@ enum PlaylistDetection {
         }
         return hasSuffix(".m3u8") || hasSuffix(".m3u")
     }
+}
+
+extension ResourceMetadata {
+    /// Whether the origin's content type names an HLS playlist.
+    var isPlaylist: Bool { contentType.map(PlaylistDetection.isPlaylistContentType) ?? false }
 }

@@ -14,45 +14,29 @@ import SparseFile
 struct PlaylistResponder {
     let context: ProxyContext
 
-    func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let store = context.store
-        let key = store.key(for: origin.string)
-        let playlists = PlaylistCache(context: context)
-        let cached = playlists.cached(key)
-        if let cached, let playlist = parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
-            // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
-            if let whole = ByteRange(offset: 0, length: UInt64(cached.body.count)) { _ = try? store.claim(key: key, range: whole) }
-            try await send(cached.body, playlist: playlist, url: origin.string, contentType: cached.contentType, request: request, writer: writer)
-            return
-        }
-        let fetched: PlaylistFetches.Result
+    func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        let loaded: PlaylistLoader.Loaded
         do {
-            fetched = try await context.playlistFetches.fetch(origin)
+            loaded = try await PlaylistLoader(context: context, lane: .express).load(origin, directives: directives, allowsStale: true)
         } catch let error as UpstreamError {
-            if let cached, error.isOriginDown {
-                context.counters.recordStale()
-                context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
-                try await send(cached.body, playlist: parse(cached.body, url: origin.string), url: origin.string,
-                               contentType: cached.contentType, request: request, writer: writer)
-                return
-            }
             throw ProxyFailure(error)
         }
-        playlists.save(fetched, key: key, replacing: cached?.body)
-        try await send(fetched.body, playlist: parse(fetched.body, url: fetched.finalURL), url: fetched.finalURL,
-                       contentType: fetched.head.metadata.contentType, request: request, writer: writer)
+        if loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) {
+            // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
+            let store = context.store
+            _ = try? store.claim(key: store.key(for: origin.string), range: whole)
+        }
+        try await send(loaded.body, playlist: loaded.playlist, url: loaded.url, contentType: loaded.contentType,
+                       policy: HLSProxyRewritePolicy(endpoint: context.proxyEndpoint(for: request)), writer: writer)
     }
 
-    private func parse(_ body: [UInt8], url: String) -> HLSPlaylist? {
-        PlaylistCache.parse(body, url: url)
-    }
-
-    private func send(
-        _ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, request: HTTPRequestHead, writer: ResponseWriter
+    /// Sends a playlist's bytes rewritten by `policy`, or, when they are not a playlist after
+    /// all, as they are.
+    func send(
+        _ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, policy: HLSProxyRewritePolicy, writer: ResponseWriter
     ) async throws {
         var headers = HTTPHeaders()
         headers.add(name: "Cache-Control", value: "no-cache")
-        // Bytes that are not a playlist after all are passed on as they are.
         guard let playlist, let base = HLSBaseURL(url) else {
             headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
             headers.add(name: "Content-Length", value: String(body.count))
@@ -60,7 +44,6 @@ struct PlaylistResponder {
             return
         }
         registerExpressResources(of: playlist, base: base)
-        let policy = HLSProxyRewritePolicy(endpoint: endpoint(for: request))
         let rewritten = playlist.rewritten(base: base, policy: policy)
         headers.add(name: "Content-Type", value: "application/vnd.apple.mpegurl")
         headers.add(name: "Content-Length", value: String(rewritten.count))
@@ -78,25 +61,6 @@ struct PlaylistResponder {
         }
         for map in playlist.maps { register(map.uri, range: map.byteRange) }
         for key in playlist.keys { if let uri = key.uri { register(uri, range: nil) } }
-    }
-
-    /// Where rewritten URIs point: the loopback address, or, when the proxy listens on another
-    /// address, the host the client used to reach it.
-    private func endpoint(for request: HTTPRequestHead) -> HLSProxyEndpoint {
-        let port = context.listeningPort.withLock { $0 } ?? context.configuration.port
-        if context.configuration.allowsNonLoopback, let host = request.headers.first(name: "host"),
-           host.utf8.allSatisfy(Self.isHostByte), let endpoint = HLSProxyEndpoint("http://\(host)/proxy") {
-            return endpoint
-        }
-        return HLSProxyEndpoint(port: UInt16(clamping: port))
-    }
-
-    /// Letters, digits and `-.:[]`: a host, an IPv4 or bracketed IPv6 address, and a port.
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: Array("-.:[]".utf8).contains(byte)
-        }
     }
 }
 

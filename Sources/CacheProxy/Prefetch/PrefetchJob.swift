@@ -95,7 +95,7 @@ final class PrefetchJob: Sendable {
         guard let file = reader.file, let probe, case .bytes(let head) = try file.read(probe.clamped(to: file.contentLength)) else {
             return nil
         }
-        if file.metadata.contentType.map(PlaylistDetection.isPlaylistContentType) == true || HLSPlaylist.looksLikePlaylist(head) {
+        if file.metadata.isPlaylist || HLSPlaylist.looksLikePlaylist(head) {
             return try await warmPresentation(origin)
         }
         let length = file.contentLength

@@ -8,6 +8,8 @@ import SparseFile
 struct ResourceWarmer: Sendable {
     let context: ProxyContext
     let lane: UpstreamLane.Kind
+    /// The playback session whose traffic this is, if any.
+    var session: SessionTraffic?
 
     /// A playlist, parsed, with the URL it came from (after redirects) and the bytes fetched
     /// for it (0 when a cached VOD copy was used).
@@ -17,21 +19,13 @@ struct ResourceWarmer: Sendable {
         var fetchedBytes: UInt64
     }
 
-    /// Fetches `origin`'s playlist and stores it raw, as a player's request would; a cached VOD
-    /// media playlist is used as is (it never changes).
+    /// Fetches `origin`'s playlist and stores it raw, as a player's request would.
     func playlist(_ origin: OriginURL) async throws -> FetchedPlaylist {
-        let key = context.store.key(for: origin.string)
-        let playlists = PlaylistCache(context: context)
-        let cached = playlists.cached(key)
-        if let cached, let playlist = PlaylistCache.parse(cached.body, url: origin.string), playlist.kind == .media, !playlist.isLive {
-            return FetchedPlaylist(playlist: playlist, url: origin.string, fetchedBytes: 0)
-        }
-        let fetched = try await context.playlistFetches.fetch(origin, lane: lane)
-        playlists.save(fetched, key: key, replacing: cached?.body)
-        guard let playlist = PlaylistCache.parse(fetched.body, url: fetched.finalURL) else {
+        let loaded = try await PlaylistLoader(context: context, lane: lane).load(origin, allowsStale: false)
+        guard let playlist = loaded.playlist else {
             throw UpstreamError(.invalidResponse, "\(origin) is not a playlist")
         }
-        return FetchedPlaylist(playlist: playlist, url: fetched.finalURL, fetchedBytes: UInt64(fetched.body.count))
+        return FetchedPlaylist(playlist: playlist, url: loaded.url, fetchedBytes: loaded.source == .origin ? UInt64(loaded.body.count) : 0)
     }
 
     /// Makes sure `range` of `origin` (all of it when nil) is cached: fetches what is missing,
@@ -50,7 +44,7 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: FetchOwnership()) {
+                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: FetchOwnership(session: session)) {
                     lastError = error
                 }
                 fetched += fill.position - start

@@ -52,12 +52,7 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .idle
             context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
             if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-            guard !answer.keepAlive else {
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                return
-            }
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            context.writeLastAndFlush(wrapOutboundOut(.end(nil)), keepAlive: answer.keepAlive)
         case (.end, _):
             state = .idle
             context.fireChannelRead(data)

@@ -48,6 +48,17 @@ final class HitResponder {
         self.fileHandles = fileHandles
     }
 
+    deinit {
+        proxy.heldFiles.remove(ObjectIdentifier(self))
+    }
+
+    /// Lets go of the kept entry and descriptor when the store no longer holds their file, so
+    /// that its blocks are freed now rather than at the connection's next request.
+    func releaseIfRemoved(from store: CacheStore) {
+        if let lastEntry, store.reader(for: lastEntry.key).file !== lastEntry.file { self.lastEntry = nil }
+        fileHandles.releaseIfRemoved(from: store)
+    }
+
     /// The answer when the request is a cache hit served here; nil otherwise. `range` and
     /// `ifRange` are the values of those headers.
     func answer(
@@ -64,14 +75,13 @@ final class HitResponder {
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
         if let bytes = plan.body {
-            if let region = fileHandles.sharedRegion(for: bytes, of: file) {
+            if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {
-                guard bytes.length <= UInt64(configuration.responseChunkSize),
-                      file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
-                var buffer = allocator.buffer(capacity: Int(bytes.length))
-                guard (try? reader.read(into: &buffer, count: Int(bytes.length), at: bytes.offset)) == true else { return nil }
+                guard let buffer = try? reader.readWhole(bytes, of: file, limit: configuration.responseChunkSize, allocator: allocator) else {
+                    return nil
+                }
                 body = .byteBuffer(buffer)
             }
             proxy.counters.recordServed(bytes.length)
@@ -88,10 +98,11 @@ final class HitResponder {
     /// What a request target names, parsed once per distinct target of the connection.
     private func target(of uri: String) -> Target? {
         if let lastTarget, lastTarget.uri == uri { return lastTarget }
-        guard case .proxy(let origin)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget)
+        guard case .proxy(let origin, let directives)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget),
+              directives.isEmpty
         else { return nil }
         let target = Target(uri: uri, key: proxy.store.key(for: origin.string),
-                               isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
+                               isServable: proxy.allows(origin) && !PlaylistDetection.hasPlaylistExtension(origin))
         lastTarget = target
         return target
     }

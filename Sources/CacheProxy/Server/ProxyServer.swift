@@ -32,9 +32,10 @@ enum ProxyServer {
                     try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
                     let fileHandles = ConnectionFileHandles()
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)
-                    let headTimeoutHandler = RequestHeadTimeoutHandler(timeout: headTimeout)
+                    context.heldFiles.add(responder, on: channel.eventLoop)
+                    let fence = ResponseFence()
                     let rawHits = RawHitHandler(
-                        responder: responder, headTimeout: headTimeoutHandler, counters: context.counters,
+                        responder: responder, fence: fence, counters: context.counters,
                         headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
                     try pipeline.addHandler(fileHandles)
                     // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
@@ -44,17 +45,11 @@ enum ProxyServer {
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
                     try pipeline.addHandler(HTTPServerPipelineHandler())
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
-                    try pipeline.addHandler(headTimeoutHandler)
+                    // Below every handler that answers, so that it sees every response end.
+                    try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
                     try pipeline.addHandler(CacheHitHandler(responder: responder))
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

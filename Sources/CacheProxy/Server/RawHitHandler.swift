@@ -9,8 +9,8 @@ import NIOHTTP1
 ///
 /// Every other request goes on to the decoder, whole and in order, and is answered there
 /// (`CacheHitHandler`, or the asynchronous path). A hit is answered here only when every request
-/// handed on has been answered (`RequestHeadTimeoutHandler` counts the response ends), so
-/// responses never overtake each other. Bytes that are not plain HTTP (a bare LF, a body, an
+/// handed on has been answered (the connection's `ResponseFence`), so responses never overtake
+/// each other. Bytes that are not plain HTTP (a bare LF, a body, an
 /// `Expect`, too long a head) hand the rest of the connection to the decoder for good.
 final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
@@ -28,17 +28,15 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let responder: HitResponder
-    private let headTimeout: RequestHeadTimeoutHandler
+    private let fence: ResponseFence
     private let counters: ProxyCounters
     private let headLimit: Int
     private let fieldLimit: Int
     private var state = State.reading(ByteBuffer())
-    /// Requests handed on to the decoder.
-    private var handedOn = 0
 
-    init(responder: HitResponder, headTimeout: RequestHeadTimeoutHandler, counters: ProxyCounters, headLimit: Int, fieldLimit: Int) {
+    init(responder: HitResponder, fence: ResponseFence, counters: ProxyCounters, headLimit: Int, fieldLimit: Int) {
         self.responder = responder
-        self.headTimeout = headTimeout
+        self.fence = fence
         self.counters = counters
         self.headLimit = headLimit
         self.fieldLimit = fieldLimit
@@ -84,12 +82,12 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireChannelRead(wrapInboundOut(buffer))
                 return
             case .head(let head, let length):
-                if handedOn == headTimeout.endsWritten, let answer = answer(head, allocator: context.channel.allocator) {
+                if fence.isClear, let answer = answer(head, allocator: context.channel.allocator) {
                     buffer.moveReaderIndex(forwardBy: length)
                     state = .reading(buffer)
                     send(answer, context: context)
                     counters.recordRawHit()
-                    headTimeout.requestAnsweredBelow()
+                    context.fireUserInboundEventTriggered(RawRequestAnswered())
                     guard answer.keepAlive else {
                         state = .closing
                         return
@@ -101,9 +99,9 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                         return
                     }
                     state = .reading(buffer)
-                    handedOn += 1
+                    fence.handOn()
                     // The decoder may answer it at once (a hit behind NIO's handlers), so that
-                    // `endsWritten` has moved when the next head is read.
+                    // the fence may be clear again when the next head is read.
                     context.fireChannelRead(wrapInboundOut(request))
                     guard case .reading = state else { return }
                 }
@@ -134,15 +132,11 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             head.writeStaticString("\r\n")
         }
         head.writeStaticString("\r\n")
-        context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(body), promise: nil) }
-        guard !answer.keepAlive else {
-            context.flush()
+        guard let body = answer.body else {
+            context.writeLastAndFlush(wrapOutboundOut(.byteBuffer(head)), keepAlive: answer.keepAlive)
             return
         }
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(channel.allocator.buffer(capacity: 0)))).whenComplete { _ in
-            channel.close(promise: nil)
-        }
+        context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+        context.writeLastAndFlush(wrapOutboundOut(body), keepAlive: answer.keepAlive)
     }
 }

@@ -29,28 +29,27 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     /// Request heads received and response ends written so far: a response whose end is written
     /// after the next request arrived (pipelining) must not start the wait.
     private var headsReceived = 0
-    /// Also how `RawHitHandler` knows that the requests it handed to the HTTP decoder have all
-    /// been answered.
-    private(set) var endsWritten = 0
-    private var context: ChannelHandlerContext?
+    private var endsWritten = 0
+    /// Told of every response end, so the raw-bytes hit path knows when the HTTP side is done.
+    private let fence: ResponseFence
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, fence: ResponseFence) {
         self.timeout = timeout
+        self.fence = fence
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
         if context.channel.isActive { arm(context) }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-    }
-
-    /// A request was answered before it reached this handler (by `RawHitHandler`, from the raw
-    /// bytes, its response already queued): the wait for the next head starts now.
-    func requestAnsweredBelow() {
-        if let context { arm(context) }
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A request was answered before it reached this handler (by `RawHitHandler`, from the
+        // raw bytes, its response already queued): the wait for the next head starts now.
+        if event is RawRequestAnswered {
+            arm(context)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -76,6 +75,7 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             endsWritten += 1
+            fence.responseEnded()
             if endsWritten == headsReceived { arm(context) }
         }
         context.write(data, promise: promise)

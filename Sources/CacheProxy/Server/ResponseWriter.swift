@@ -14,6 +14,10 @@ final class ResponseWriter {
     private(set) var keepAlive: Bool
     let isHead: Bool
     private(set) var headSent = false
+    /// When the head went out: the end of the proxy's part of a response's latency.
+    private(set) var headSentAt: ContinuousClock.Instant?
+    /// The playback session whose traffic this response is, if any: its body bytes count there.
+    var session: SessionTraffic?
     /// A HEAD response of unknown length: NIO's encoder, which does not know the request was a
     /// HEAD here, would frame it as chunked and write a terminator; the response ends with the
     /// connection instead.
@@ -41,6 +45,7 @@ final class ResponseWriter {
     /// memory held while a slow client takes it. The region's handle is closed once it is
     /// written, or here when it cannot be handed to the connection.
     func sendBody(_ body: IOData) async throws {
+        session?.recordServed(UInt64(body.readableBytes))
         do {
             try await outbound.write(.body(body))
         } catch {
@@ -58,6 +63,7 @@ final class ResponseWriter {
     func sendComplete(status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer?) async throws {
         let head = makeHead(status: status, headers: headers)
         if let body, !isHead {
+            session?.recordServed(UInt64(body.readableBytes))
             try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
         } else {
             try await outbound.write(contentsOf: [.head(head), .end(nil)])
@@ -76,6 +82,7 @@ final class ResponseWriter {
 
     private func makeHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
         headSent = true
+        headSentAt = .now
         var headers = headers
         let framing = ResponseFraming.apply(to: &headers, version: version, keepAlive: keepAlive, isHead: isHead)
         keepAlive = framing.keepAlive

@@ -10,6 +10,8 @@ import SparseFile
 /// `Range` headers the whole representation.
 struct ByteResponder {
     let context: ProxyContext
+    /// The playback session the request belongs to, if any.
+    var session: SessionTraffic?
 
     enum Outcome {
         case served
@@ -18,16 +20,30 @@ struct ByteResponder {
     }
 
     func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
+        do {
+            return try await respondThroughCache(origin: origin, request: request, writer: writer)
+        } catch is StoreHasNoRoom where !writer.headSent {
+            // Nothing of it can be stored (a full disk): the origin's answer is relayed as it is.
+            context.noteStoreHasNoRoom()
+            let key = context.store.key(for: origin.string)
+            try await OriginRelay(context: context).respond(origin: origin, request: request, lane: lane(origin: origin, key: key, range: nil), writer: writer)
+            return .served
+        }
+    }
+
+    private func respondThroughCache(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
         let store = context.store
         let key = store.key(for: origin.string)
         let reader = store.reader(for: key)
-        let session = FetchSession(context: context, origin: origin, key: key)
+        let session = FetchSession(context: context, origin: origin, key: key, session: self.session)
         defer { session.end() }
         var facts = EntryFacts(reader.file)
         if facts.isPlaylist { return .isPlaylist }
         var range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
-
-        if facts.length == nil {
+        let length: UInt64
+        if let known = facts.length {
+            length = known
+        } else {
             // Nothing tells the length yet: start fetching what was asked for (from its first
             // byte to the end when open), or probe one byte, and read the length from the origin.
             let bounds: (lower: UInt64, upper: UInt64)
@@ -44,23 +60,13 @@ struct ByteResponder {
             try await awaitFirstByte(at: window.offset, reader: reader, session: session)
             facts = EntryFacts(reader.file)
             if facts.isPlaylist { return .isPlaylist }
-            if facts.length == nil {
-                // The origin does not know the length either (a chunked body): the whole
-                // representation is streamed as it comes; a Range is ignored, as RFC 9110 allows.
-                range = nil
-                if let whole = ByteRange(from: 0, to: UInt64.max) {
-                    try session.claimAndFetch(whole, lane: lane(origin: origin, key: key, range: nil))
-                }
-                try await writer.sendHead(status: .ok, headers: ByteResponsePlan.headers(facts, length: nil))
-                if !writer.isHead {
-                    try await EntryStreamer(context: context, reader: reader, session: session, writer: writer)
-                        .stream(from: 0, to: nil, lane: lane(origin: origin, key: key, range: nil))
-                }
-                try await writer.sendEnd()
+            guard let learned = facts.length else {
+                try await streamWhole(facts: facts, origin: origin, key: key, reader: reader, session: session, writer: writer)
                 return .served
             }
+            length = learned
+            range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
         }
-        guard let length = facts.length else { return .served }
 
         let plan = try ByteResponsePlan(facts: facts, length: length, range: range, isHead: writer.isHead)
         guard let wanted = plan.body else {
@@ -83,6 +89,22 @@ struct ByteResponder {
         return .served
     }
 
+    /// The origin does not know the length either (a chunked body): the whole representation
+    /// is streamed as it comes; a Range is ignored, as RFC 9110 allows.
+    private func streamWhole(
+        facts: EntryFacts, origin: OriginURL, key: String, reader: EntryReader, session: FetchSession, writer: ResponseWriter
+    ) async throws {
+        if let whole = ByteRange(from: 0, to: UInt64.max) {
+            try session.claimAndFetch(whole, lane: lane(origin: origin, key: key, range: nil))
+        }
+        try await writer.sendHead(status: .ok, headers: ByteResponsePlan.headers(facts, length: nil))
+        if !writer.isHead {
+            try await EntryStreamer(context: context, reader: reader, session: session, writer: writer)
+                .stream(from: 0, to: nil, lane: lane(origin: origin, key: key, range: nil))
+        }
+        try await writer.sendEnd()
+    }
+
     /// Waits until byte `offset` is cached; turns a failed fetch of our own into its error, and
     /// retries once when someone else's failed. Returns when the byte is there, lies past the
     /// end of the resource, or cannot be stored for lack of room (the response then streams
@@ -96,7 +118,9 @@ struct ByteResponder {
                 if let failure = await session.ownFailure(at: offset) {
                     // With no room in the store the response streams from the origin directly;
                     // the failed fetch has told the length.
-                    guard failure.code == .storeFull, reader.file != nil else { throw ProxyFailure(failure) }
+                    guard failure.code == .storeFull else { throw ProxyFailure(failure) }
+                    // Without an entry nothing tells the response's length: relay it whole.
+                    guard reader.file != nil else { throw StoreHasNoRoom() }
                     return
                 }
                 if let length = reader.file?.contentLength, offset >= length { return }

@@ -30,7 +30,7 @@ final class EntryFacts: Sendable {
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
         if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         representationHeaders = headers
-        isPlaylist = contentType.map(PlaylistDetection.isPlaylistContentType) ?? false
+        isPlaylist = metadata?.isPlaylist ?? false
     }
 
     /// Whether an `If-Range` value names this representation: a strong ETag equal to ours, or

@@ -15,4 +15,13 @@ extension EntryReader {
         }
         return outcome == .complete
     }
+
+    /// All of `bytes` in a new buffer when `file` (the entry's file) holds them and they are at
+    /// most `limit` long; nil otherwise (also when a block fails its checksum: it is dropped, and
+    /// reads as missing).
+    func readWhole(_ bytes: ByteRange, of file: SparseFile?, limit: Int, allocator: ByteBufferAllocator) throws -> ByteBuffer? {
+        guard bytes.length <= UInt64(limit), let file, file.cachedLength(from: bytes.offset) >= bytes.length else { return nil }
+        var buffer = allocator.buffer(capacity: Int(bytes.length))
+        return try read(into: &buffer, count: Int(bytes.length), at: bytes.offset) ? buffer : nil
+    }
 }

@@ -17,10 +17,9 @@ struct EntryStreamer {
 
     /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
-        guard range.length <= UInt64(context.configuration.responseChunkSize),
-              let file = reader.file, file.cachedLength(from: range.offset) >= range.length else { return nil }
-        var buffer = writer.allocator.buffer(capacity: Int(range.length))
-        guard try reader.read(into: &buffer, count: Int(range.length), at: range.offset) else { return nil }
+        guard let buffer = try reader.readWhole(range, of: reader.file, limit: context.configuration.responseChunkSize, allocator: writer.allocator) else {
+            return nil
+        }
         context.counters.recordServed(range.length)
         return buffer
     }
@@ -77,11 +76,12 @@ struct EntryStreamer {
     /// The store has no room: the rest comes straight from the origin, sent and not stored, so
     /// a full cache slows nothing down and breaks no response.
     private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
-        context.logger.debug("cache full: passing the rest through", metadata: ["url": "\(session.origin)", "from": "\(position)"])
+        context.noteStoreHasNoRoom()
         do {
             try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
                                               lane: lane) { chunk in
                 context.counters.recordServed(UInt64(chunk.readableBytes))
+                context.counters.recordPassedThrough(UInt64(chunk.readableBytes))
                 try await writer.sendBody(chunk)
             }
         } catch let error as UpstreamError {

@@ -10,21 +10,24 @@ final class FetchSession {
     let context: ProxyContext
     let origin: OriginURL
     let key: String
-    private let ownership = FetchOwnership()
+    private let ownership: FetchOwnership
     private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
 
-    init(context: ProxyContext, origin: OriginURL, key: String) {
+    init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?) {
         self.context = context
         self.origin = origin
         self.key = key
+        ownership = FetchOwnership(session: session)
     }
 
     /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is
     /// the coalescing) and starts a fetch for each.
-    func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws(ProxyFailure) {
+    func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws {
         let claim: CacheStore.Claim
         do {
             claim = try context.store.claim(key: key, range: range)
+        } catch where error.code == .storeFull || error.code == .diskFull {
+            throw StoreHasNoRoom()
         } catch {
             throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")
         }

@@ -6,6 +6,9 @@ struct ProxyFailure: Error, Sendable, CustomStringConvertible {
     var message: String
     /// Headers the error response carries (`Content-Range` of a 416).
     var headers: HTTPHeaders
+    /// The field of a JSON request body the failure is about; such failures are answered as
+    /// JSON (`{"error": ..., "field": ...}`).
+    var field: String?
 
     init(status: Int, _ message: String, headers: HTTPHeaders = [:]) {
         self.status = status

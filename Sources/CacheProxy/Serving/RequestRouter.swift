@@ -23,7 +23,14 @@ struct RequestRouter: Sendable {
             }
             context.logger.debug("request failed", metadata: ["uri": "\(request.uri.prefix(200))", "status": "\(failure.status)", "error": "\(failure.message)"])
             do {
-                try await writer.sendError(HTTPResponseStatus(statusCode: failure.status), failure.message, extraHeaders: failure.headers)
+                let status = HTTPResponseStatus(statusCode: failure.status)
+                if failure.field != nil || Self.isControlPath(request.uri) {
+                    // The control routes speak JSON, their errors included.
+                    try await StatusResponder.sendJSON(ErrorBody(error: failure.message, field: failure.field), status: status,
+                                                       headers: failure.headers, writer: writer)
+                } else {
+                    try await writer.sendError(status, failure.message, extraHeaders: failure.headers)
+                }
                 return true
             } catch {
                 return false
@@ -35,7 +42,38 @@ struct RequestRouter: Sendable {
         }
     }
 
+    /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
+    /// them, whatever its query holds.
+    private static let controlPaths = ["/prefetch", "/sessions", "/downloads"]
+
+    /// A JSON error answer: `{"error": "...", "field": "\"quality\""}` (field null when the error
+    /// is about no field).
+    private struct ErrorBody: Encodable {
+        var error: String
+        var field: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(error, forKey: .error)
+            try container.encode(field, forKey: .field)
+        }
+
+        private enum CodingKeys: String, CodingKey { case error, field }
+    }
+
+    private static func isControlPath(_ uri: String) -> Bool {
+        let path = uri.prefix { $0 != "?" }
+        return controlPaths.contains { path == $0 || path.hasPrefix($0 + "/") } && !path.hasSuffix("/index.m3u8") && !path.hasSuffix("/proxy")
+    }
+
     private func route(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+        let readsOnly = request.method == .GET || request.method == .HEAD
+        if !readsOnly {
+            let path = request.uri.prefix { $0 != "?" }
+            guard Self.controlPaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else {
+                throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
+            }
+        }
         let route: ProxyRoute
         do {
             route = try ProxyRoute(parsing: request.uri.utf8, limits: context.configuration.limits.requestTarget)
@@ -46,28 +84,42 @@ struct RequestRouter: Sendable {
             default: throw ProxyFailure(status: 400, error.message)
             }
         }
-        if case .prefetch = route {
+        switch route {
+        case .prefetch:
             try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
+        case .status:
+            try await StatusResponder(context: context).respond(writer: writer)
+        case .proxy(let origin, let directives):
+            try await serve(origin, directives: directives, request: request, writer: writer)
+        case .downloads:
+            try await DownloadResponder(context: context).respondToCollection(request, body: body, writer: writer)
+        case .download(let id):
+            try await DownloadResponder(context: context).respondToDownload(id, request: request, writer: writer)
+        case .sessions:
+            try await SessionResponder(context: context).respondToCollection(request, body: body, writer: writer)
+        case .session(let id):
+            try await SessionResponder(context: context).respondToSession(id, request: request, writer: writer)
+        case .sessionPlaylist(let id, let directives):
+            try await SessionResponder(context: context)
+                .respondToResource(id, origin: nil, directives: directives, request: request, writer: writer)
+        case .sessionProxy(let id, let origin, let directives):
+            try await SessionResponder(context: context)
+                .respondToResource(id, origin: origin, directives: directives, request: request, writer: writer)
+        }
+    }
+
+    /// Serves an origin URL through the cache: as a playlist when its name or its origin's
+    /// content type says so, as bytes otherwise.
+    private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        try context.checkAllowed([origin])
+        let playlists = PlaylistResponder(context: context)
+        if PlaylistDetection.hasPlaylistExtension(origin) {
+            try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
-        guard request.method == .GET || request.method == .HEAD else {
-            throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
-        }
-        switch route {
-        case .status, .prefetch:
-            try await StatusResponder(context: context).respond(writer: writer)
-        case .proxy(let origin):
-            if let allowList = context.allowList, !allowList.allows(origin.host) {
-                throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
-            }
-            if PlaylistDetection.hasPlaylistExtension(origin) {
-                try await PlaylistResponder(context: context).respond(origin: origin, request: request, writer: writer)
-                return
-            }
-            let outcome = try await ByteResponder(context: context).respond(origin: origin, request: request, writer: writer)
-            if outcome == .isPlaylist {
-                try await PlaylistResponder(context: context).respond(origin: origin, request: request, writer: writer)
-            }
+        let outcome = try await ByteResponder(context: context).respond(origin: origin, request: request, writer: writer)
+        if outcome == .isPlaylist {
+            try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
         }
     }
 }

@@ -15,11 +15,11 @@ struct StatusResponder {
     }
 
     /// Sends `value` as a JSON document.
-    static func sendJSON(_ value: some Encodable, status: HTTPResponseStatus, writer: ResponseWriter) async throws {
+    static func sendJSON(_ value: some Encodable, status: HTTPResponseStatus, headers extra: HTTPHeaders = [:], writer: ResponseWriter) async throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(value)
-        var headers = HTTPHeaders()
+        var headers = extra
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Cache-Control", value: "no-store")

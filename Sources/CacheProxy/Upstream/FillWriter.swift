@@ -5,29 +5,23 @@ import NIOCore
 /// that ignored `Range` sends from 0) and stops wanting bytes once the fill is complete.
 struct FillWriter {
     let fill: FillHandle
-    /// The resource offset of the next body byte.
-    private(set) var position: UInt64
+    private var window: OriginBodyWindow
 
-    /// Where the fill ends: its claimed end, or the resource's end when that comes first.
-    let end: UInt64
-
-    init(fill: FillHandle, position: UInt64, resourceLength: UInt64?) {
+    init(fill: FillHandle, bodyStart: UInt64, resourceLength: UInt64?) {
         self.fill = fill
-        self.position = position
-        end = min(fill.range.end, resourceLength ?? UInt64.max)
+        // Where the fill ends: its claimed end, or the resource's end when that comes first.
+        window = OriginBodyWindow(bodyStart: bodyStart, start: fill.range.offset, end: min(fill.range.end, resourceLength ?? UInt64.max))
     }
 
-    var wantsMore: Bool { fill.position < end }
-    var remaining: UInt64 { end - min(end, fill.position) }
+    /// The resource offset of the next body byte.
+    var position: UInt64 { window.position }
+    var wantsMore: Bool { fill.position < window.end }
+    var remaining: UInt64 { window.end - min(window.end, fill.position) }
 
     mutating func write(_ chunk: ByteBuffer) throws {
-        let count = UInt64(chunk.readableBytes)
-        defer { position += count }
-        let chunkEnd = position + count
-        guard chunkEnd > fill.position else { return }
-        let skip = Int(fill.position > position ? fill.position - position : 0)
-        try chunk.withUnsafeReadableBytes { bytes in
-            _ = try fill.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+        guard let wanted = window.take(chunk) else { return }
+        try wanted.withUnsafeReadableBytes { bytes in
+            _ = try fill.write(bytes)
         }
     }
 }

@@ -33,9 +33,6 @@ struct OriginResponseHead: Sendable {
         default: break
         }
     }
-
-    /// Whether the content type names an HLS playlist.
-    var isPlaylistType: Bool { metadata.contentType.map(PlaylistDetection.isPlaylistContentType) ?? false }
 }
 
 extension String {

@@ -105,49 +105,42 @@ final class Upstream: Sendable {
         }
     }
 
-    private func fetch(into fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async throws {
-        let start = fill.range.offset
-        let end = fill.range.end
-        let rangeHeader = end == UInt64.max ? "bytes=\(start)-" : "bytes=\(start)-\(end - 1)"
+    /// Sends a GET for bytes `start..<end` (`UInt64.max`: to the end) and checks the answer.
+    private func openRange(_ origin: OriginURL, from start: UInt64, to end: UInt64, lane: UpstreamLane.Kind) async throws -> RangedResponse.Answer {
+        let rangeHeader = RangedResponse.header(from: start, to: end)
         let response = try await send(origin, range: rangeHeader, lane: lane)
-        let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
-        let bodyStart: UInt64
-        let promisedEnd: UInt64?
-        switch head.status {
-        case 206:
-            guard let range = head.contentRange?.range, range.lowerBound <= start, range.upperBound >= start else {
-                throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
-            }
-            bodyStart = range.lowerBound
-            promisedEnd = range.upperBound + 1
-        case 200:
-            // The origin ignored Range: the body starts at 0; skip to the wanted offset.
-            bodyStart = 0
-            promisedEnd = head.contentLength
-            if start > 0 { counters.recordIgnoredRange() }
-        case 416:
+        let answer = try RangedResponse.check(response, origin: origin, start: start, rangeHeader: rangeHeader)
+        if case .bytes(let ranged) = answer, ranged.head.status == 200, start > 0 { counters.recordIgnoredRange() }
+        return answer
+    }
+
+    private func fetch(into fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async throws {
+        let response: RangedResponse
+        switch try await openRange(origin, from: fill.range.offset, to: fill.range.end, lane: lane) {
+        case .pastEnd(let head):
             // The fill starts at or past the end: the answer carries the length, nothing to store.
             try fill.start(head.metadata)
             try fill.finish()
             return
-        default:
-            throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+        case .bytes(let ranged):
+            response = ranged
         }
-        try fill.start(head.metadata)
-        var writer = FillWriter(fill: fill, position: bodyStart, resourceLength: head.metadata.contentLength)
+        try fill.start(response.head.metadata)
+        var writer = FillWriter(fill: fill, bodyStart: response.bodyStart, resourceLength: response.head.metadata.contentLength)
         var iterator = response.body.makeAsyncIterator()
         while writer.wantsMore, let chunk = try await iterator.next() {
             try writer.write(chunk)
             counters.recordFetched(UInt64(chunk.readableBytes))
+            ownership.session?.recordFetched(UInt64(chunk.readableBytes))
             if ownership.isOwnerGone, writer.remaining > configuration.orphanFetchLimit {
                 throw CancellationError()
             }
         }
-        if writer.wantsMore, let promisedEnd, writer.position < promisedEnd {
+        if writer.wantsMore, let promisedEnd = response.promisedEnd, writer.position < promisedEnd {
             throw UpstreamError(.truncated, "\(origin): the body ended at \(writer.position) of \(promisedEnd)")
         }
         // Without a known length, only the end of a whole (200) body is the end of the resource.
-        let resourceEnded = head.metadata.contentLength.map { fill.position >= $0 } ?? (head.status == 200 && writer.wantsMore)
+        let resourceEnded = response.head.metadata.contentLength.map { fill.position >= $0 } ?? (response.head.status == 200 && writer.wantsMore)
         try fill.finish(resourceEnded: resourceEnded)
     }
 
@@ -180,6 +173,19 @@ final class Upstream: Sendable {
         }
     }
 
+    /// Sends `origin` a GET with the client's `Range` (when any) and hands the checked head and
+    /// the body to `respond`, nothing stored: the way a response is served when the store cannot
+    /// take a new entry at all (a full disk).
+    func relay(
+        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind,
+        respond: (OriginResponseHead, HTTPClientResponse.Body) async throws -> Void
+    ) async throws {
+        try await self.lane(lane).run {
+            let response = try await send(origin, range: range, lane: lane)
+            try await respond(try OriginResponseHead(status: Int(response.status.code), headers: response.headers), response.body)
+        }
+    }
+
     /// Streams bytes `start..<end` (to the end when `end` is nil) of `origin` to `consume`
     /// without storing them: the way out when the store has no room.
     ///
@@ -190,37 +196,22 @@ final class Upstream: Sendable {
         into consume: (ByteBuffer) async throws -> Void
     ) async throws {
         try await self.lane(lane).run {
-            let rangeHeader = end.map { "bytes=\(start)-\($0 - 1)" } ?? "bytes=\(start)-"
-            let response = try await send(origin, range: rangeHeader, lane: lane)
-            let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
-            var position: UInt64
-            switch head.status {
-            case 206:
-                guard let range = head.contentRange?.range, range.lowerBound <= start, range.upperBound >= start else {
-                    throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
-                }
-                position = range.lowerBound
-            case 200:
-                position = 0
-            default:
-                throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+            guard case .bytes(let response) = try await openRange(origin, from: start, to: end ?? UInt64.max, lane: lane) else {
+                throw UpstreamError(.status(416), "\(origin): the origin answered 416")
             }
-            if let entityTag, let other = head.metadata.entityTag, other != entityTag {
+            if let entityTag, let other = response.head.metadata.entityTag, other != entityTag {
                 throw UpstreamError(.invalidResponse, "\(origin): the resource changed while it was served")
             }
-            for try await var chunk in response.body {
-                let chunkStart = position
-                position += UInt64(chunk.readableBytes)
-                if chunkStart < start { chunk.moveReaderIndex(forwardBy: Int(min(start - chunkStart, UInt64(chunk.readableBytes)))) }
-                if let end, position > end { chunk.moveWriterIndex(to: chunk.writerIndex - Int(min(position - end, UInt64(chunk.readableBytes)))) }
-                if chunk.readableBytes > 0 {
-                    counters.recordFetched(UInt64(chunk.readableBytes))
-                    try await consume(chunk)
+            var window = OriginBodyWindow(bodyStart: response.bodyStart, start: start, end: end ?? UInt64.max)
+            for try await chunk in response.body {
+                if let wanted = window.take(chunk) {
+                    counters.recordFetched(UInt64(wanted.readableBytes))
+                    try await consume(wanted)
                 }
-                if let end, position >= end { return }
+                if window.isComplete { return }
             }
-            if let end, position < end {
-                throw UpstreamError(.truncated, "\(origin): the body ended at \(position) of \(end)")
+            if let end, window.position < end {
+                throw UpstreamError(.truncated, "\(origin): the body ended at \(window.position) of \(end)")
             }
         }
     }

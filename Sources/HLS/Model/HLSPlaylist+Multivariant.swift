@@ -18,7 +18,8 @@ extension HLSPlaylist {
             let index = record.isIFrame ? counts.iFrame : counts.stream
             if record.isIFrame { counts.iFrame += 1 } else { counts.stream += 1 }
             return HLSVariantSummary(index: index, bandwidth: record.bandwidth,
-                                     averageBandwidth: record.averageBandwidth, isIFrameOnly: record.isIFrame)
+                                     averageBandwidth: record.averageBandwidth, resolution: resolution(in: record.tag),
+                                     isIFrameOnly: record.isIFrame)
         }
     }
 
@@ -54,19 +55,22 @@ extension HLSPlaylist {
 
     func variant(_ record: VariantRecord) -> HLSVariant {
         let tag = record.tag
-        let resolution: HLSResolution? = attribute(.resolution, in: tag).flatMap { item in
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.flatMap { NumberSyntax.resolution($0, item.value) }
-            }
-        }.map { HLSResolution(width: $0.width, height: $0.height) }
         let closedCaptions = attribute(.closedCaptions, in: tag).map { item in
             item.isQuoted ? string(item.content) : string(item.content, substituting: false)
         }
         return HLSVariant(uri: string(record.uri), bandwidth: record.bandwidth,
                           averageBandwidth: record.averageBandwidth, codecs: quoted(tag, .codecs),
-                          resolution: resolution, frameRate: decimal(tag, .frameRate), audio: quoted(tag, .audio),
+                          resolution: resolution(in: tag), frameRate: decimal(tag, .frameRate), audio: quoted(tag, .audio),
                           video: quoted(tag, .video), subtitles: quoted(tag, .subtitles),
                           closedCaptions: closedCaptions, isIFrameOnly: record.isIFrame,
                           attributes: attributes(of: tag))
+    }
+
+    func resolution(in tag: TagRecord) -> HLSResolution? {
+        attribute(.resolution, in: tag).flatMap { item in
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { NumberSyntax.resolution($0, item.value, readableEnd: buffer.count) }
+            }
+        }.map { HLSResolution(width: $0.width, height: $0.height) }
     }
 }

@@ -8,6 +8,18 @@ public struct HLSVariantSummary: Hashable, Sendable {
     public var bandwidth: UInt64?
     /// AVERAGE-BANDWIDTH, in bits per second.
     public var averageBandwidth: UInt64?
+    /// RESOLUTION, or nil when absent or malformed.
+    public var resolution: HLSResolution?
     /// True for EXT-X-I-FRAME-STREAM-INF.
     public var isIFrameOnly: Bool
+
+    /// A summary; a playlist gives these in ``HLSPlaylist/variantSummaries``.
+    public init(index: Int, bandwidth: UInt64?, averageBandwidth: UInt64? = nil, resolution: HLSResolution? = nil,
+                isIFrameOnly: Bool = false) {
+        self.index = index
+        self.bandwidth = bandwidth
+        self.averageBandwidth = averageBandwidth
+        self.resolution = resolution
+        self.isIFrameOnly = isIFrameOnly
+    }
 }

@@ -1,5 +1,6 @@
 /// One pass over the lines that copies the source and replaces only the bytes of URIs (and
-/// BANDWIDTH values) the policy changes; dropped variants lose their tag and URI line.
+/// BANDWIDTH values) the policy changes; dropped variants lose their tag and URI line, dropped
+/// renditions their line.
 ///
 /// Unchanged bytes are copied in runs as long as possible (`copied` marks where the pending run
 /// starts), and a relative reference against a plain base directory reuses the directory's
@@ -19,6 +20,8 @@ struct PlaylistRewriter: ~Copyable {
     var route = HLSURIRoute.unchanged
     /// For each variant record, its index among the public variants of its kind.
     var variantIndices: [Int] = []
+    /// For each rendition, whether it stays; nil when every rendition stays.
+    var keptRenditions: [Bool]?
     /// `scheme://authority/directory/` of the base, as is and sanitized (origin route), and
     /// percent-encoded (proxy route); empty when the base directory has dot segments.
     let baseDirectory: [UInt8]
@@ -62,6 +65,7 @@ struct PlaylistRewriter: ~Copyable {
     consuming func rewrite() -> [UInt8] {
         let (decisions, publicIndices) = variantDecisions()
         variantIndices = publicIndices
+        keptRenditions = renditionsKept(decisions: decisions)
         let lines = storage.lines
         playlist.bytes.withUnsafeBufferPointer { source in
             var lineIndex = 0
@@ -86,6 +90,9 @@ struct PlaylistRewriter: ~Copyable {
                     case .keepWithBandwidth(let bandwidth):
                         rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: bandwidth)
                     }
+                case .tag where item >= 0 && line.tag == .media && !renditionKept(item):
+                    flush(upTo: line.lowerBound, source: source)
+                    copied = line.upperBound
                 case .tag where item >= 0 || line.tag == .contentSteering:
                     rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
                 default:
@@ -105,19 +112,6 @@ struct PlaylistRewriter: ~Copyable {
         }
     }
 
-    /// Asks the policy about every variant; a policy that would drop every EXT-X-STREAM-INF
-    /// variant keeps the one with the lowest BANDWIDTH instead, so the result stays playable.
-    private func variantDecisions() -> ([HLSVariantDecision], [Int]) {
-        let summaries = playlist.variantSummaries
-        var decisions = summaries.map { policy.decision(for: $0) }
-        let streams = storage.variants.indices.filter { !storage.variants[$0].isIFrame }
-        if !streams.isEmpty, streams.allSatisfy({ decisions[$0] == .drop }),
-           let lowest = streams.min(by: { (storage.variants[$0].bandwidth ?? 0) < (storage.variants[$1].bandwidth ?? 0) }) {
-            decisions[lowest] = .keep
-        }
-        return (decisions, summaries.map(\.index))
-    }
-
     // MARK: - Lines
 
     private mutating func rewriteLine(_ line: LineRecord, source: UnsafeBufferPointer<UInt8>,
@@ -128,34 +122,38 @@ struct PlaylistRewriter: ~Copyable {
         copied = Int(line.contentEnd)
     }
 
+    /// Rewrites the URI attribute of a tag and, for a variant given a `bandwidth`, the values of
+    /// BANDWIDTH and AVERAGE-BANDWIDTH. Attributes are visited in source order, so every
+    /// replacement lands after the bytes already copied.
     private mutating func rewriteTag(_ line: LineRecord, at lineIndex: Int, source: UnsafeBufferPointer<UInt8>,
                                      bandwidth: UInt64?) {
         guard let (record, role, index, segment) = uriHolder(line, at: lineIndex) else { return }
-        if let bandwidth {
-            writeBandwidth(bandwidth, record: record, line: line, source: source)
+        let digits = bandwidth.map { Array(String($0).utf8) }
+        if let digits, playlist.attribute(.bandwidth, in: record) == nil {
+            insertBandwidth(digits, record: record, line: line, source: source)
         }
         let uriName: AttributeName = line.tag == .contentSteering ? .serverURI : .uri
         for attributeIndex in record.attributes.indices {
             let attribute = storage.attributes[attributeIndex]
-            guard attribute.knownName == uriName else { continue }
-            let reference = HLSURIReference(role: role, index: index, segmentIndex: segment)
-            if prepare(attribute.content, source: source, reference: reference) {
+            if attribute.knownName == uriName {
+                let reference = HLSURIReference(role: role, index: index, segmentIndex: segment)
+                if prepare(attribute.content, source: source, reference: reference) {
+                    flush(upTo: attribute.value.lowerBound, source: source)
+                    appendPrepared(quoted: true)
+                    copied = attribute.value.upperBound
+                }
+            } else if let digits, attribute.knownName == .bandwidth || attribute.knownName == .averageBandwidth {
                 flush(upTo: attribute.value.lowerBound, source: source)
-                appendPrepared(quoted: true)
+                output.append(digits)
                 copied = attribute.value.upperBound
             }
         }
     }
 
-    /// Writes `bandwidth` in place of the BANDWIDTH value, or inserts the attribute.
-    private mutating func writeBandwidth(_ bandwidth: UInt64, record: TagRecord, line: LineRecord,
-                                         source: UnsafeBufferPointer<UInt8>) {
-        let digits = Array(String(bandwidth).utf8)
-        if let existing = playlist.attribute(.bandwidth, in: record) {
-            flush(upTo: existing.value.lowerBound, source: source)
-            output.append(digits)
-            copied = existing.value.upperBound
-        } else if let first = record.attributes.indices.first {
+    /// Inserts a BANDWIDTH attribute into a variant tag that has none.
+    private mutating func insertBandwidth(_ digits: [UInt8], record: TagRecord, line: LineRecord,
+                                          source: UnsafeBufferPointer<UInt8>) {
+        if let first = record.attributes.indices.first {
             flush(upTo: storage.attributes[first].name.lowerBound, source: source)
             output.append(Array("BANDWIDTH=".utf8) + digits + [ASCII.comma])
         } else {

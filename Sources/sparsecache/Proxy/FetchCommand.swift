@@ -20,12 +20,12 @@ struct FetchCommand: AsyncParsableCommand {
             Fetches the playlists, every segment, init segment and key, and the audio and subtitle renditions \
             of the chosen variant, caching them exactly as `serve` does; afterwards the proxy plays the \
             presentation with the origin down. Only what the cache lacks is fetched, so an interrupted run \
-            resumes where it stopped. The store must not be open by a running `serve` at the same time.
+            resumes where it stopped. When a running `serve` holds the cache directory, the download is \
+            handed to it and followed here.
             """)
 
     @Argument(help: "The presentation's (multivariant) playlist URL, or a file's URL.") var url: String
-    @Option(name: .customLong("cache-dir"), help: "The store directory (default: the one serve uses).")
-    var cacheDirectory: String?
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
     @Option(help: "The variant to download: lowest, highest (default) or a bandwidth in bits/s.")
     var variant: VariantArgument = .init(.highest)
     @Flag(name: .customLong("all-variants"), help: "Download every variant and rendition.")
@@ -36,13 +36,17 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Tries per resource before giving up.") var attempts = 4
 
     func run() async throws {
-        let directory = cacheDirectory ?? DefaultCacheDirectory.path
+        let directory = cacheDirectory.path
         try DefaultCacheDirectory.create(directory)
         // Commit often: a run killed outright loses at most this much of each fetch in flight.
         let fileOptions = SparseFileOptions(durability: .none, autoCommitInterval: 256 * 1024)
         let store: CacheStore
         do {
             store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(fileOptions: fileOptions))
+        } catch where error.code == .locked {
+            // Another process writes this store: a running proxy takes the download instead.
+            try await HandedDownload(directory: directory, request: try downloadRequest()).run()
+            return
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }
@@ -85,6 +89,17 @@ struct FetchCommand: AsyncParsableCommand {
             throw CommandFailure(code: .failure, message: error.description)
         case .failure(let error):
             throw CommandFailure(code: .failure, message: "\(url): \(error)")
+        }
+    }
+}
+
+extension FetchCommand {
+    /// The download as a running proxy takes it.
+    func downloadRequest() throws(CommandFailure) -> DownloadRequest {
+        do {
+            return DownloadRequest(url: try OriginURL(parsing: url), variant: variant.value, allVariants: allVariants, pin: pin)
+        } catch {
+            throw CommandFailure(code: .failure, message: "\(url) is not an http(s) URL: \(error.message)")
         }
     }
 }

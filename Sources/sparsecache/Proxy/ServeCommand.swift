@@ -21,8 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
             """)
 
     @Option(help: "The port to listen on (0 picks a free one).") var port = 9000
-    @Option(name: .customLong("cache-dir"), help: "The store directory (default: $XDG_CACHE_HOME/sparsecache or ~/.cache/sparsecache).")
-    var cacheDirectory: String?
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
     @Option(name: .customLong("max-size"), help: "The cache size limit, e.g. 500MB or 2GiB (default: the store's, or 1GiB for a new one).")
     var maxSize: SizeArgument?
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -36,30 +35,25 @@ struct ServeCommand: AsyncParsableCommand {
     var expressConcurrency = 16
     @Option(help: "Event loop threads (default: one per core).")
     var threads: Int?
-    @Option(help: "When cache files are synchronized to disk: none, ordered or full. A cache can afford none: a block lost to a power cut fails its checksum and is fetched again.")
-    var durability: String = "none"
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    @Option(help: "When cache files are synchronized to disk. A cache can afford none: a block lost to a power cut fails its checksum and is fetched again.")
+    var durability = DurabilityArgument(.none)
+    @Option(name: .customLong("log-level"), help: "The least important messages logged.")
+    var logLevel = LogLevelArgument(.info)
 
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw CommandFailure(code: .usage, message: "unknown log level \(logLevel)")
-        }
-        guard let durability = Durability(rawValue: durability) else {
-            throw CommandFailure(code: .usage, message: "unknown durability \(self.durability): use none, ordered or full")
-        }
+        let level = logLevel.value
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "sparsecache.serve")
-        let directory = cacheDirectory ?? DefaultCacheDirectory.path
+        let directory = cacheDirectory.path
         try DefaultCacheDirectory.create(directory)
         let store: CacheStore
         do {
             store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(
-                maximumSize: maxSize?.bytes, fileOptions: SparseFileOptions(durability: durability)))
+                maximumSize: maxSize?.bytes, fileOptions: SparseFileOptions(durability: durability.value)))
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }
@@ -77,16 +71,16 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(code: .usage, message: error.message)
         }
+        let port: Int
+        do {
+            port = try await proxy.start()
+        } catch {
+            try? store.close()
+            throw CommandFailure(code: .failure, message: error.message)
+        }
+        writeToStandardOutput("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
         try await withThrowingTaskGroup { group in
             group.addTask { try await proxy.run() }
-            let port: Int
-            do {
-                port = try await proxy.start()
-            } catch {
-                group.cancelAll()
-                throw CommandFailure(code: .failure, message: "\(error)")
-            }
-            writeToStandardOutput("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
             group.addTask {
                 if let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM]) {
                     logger.info("stopping", metadata: ["signal": "\(signal)"])

@@ -42,10 +42,17 @@ final class TestOrigin: Sendable {
         var method: String
         var path: String
         var range: String?
+        /// The query, without the `?`; nil when the target had none.
+        var query: String? = nil
     }
+
+    /// Makes a path's answer at request time from the request's query: a live playlist that
+    /// grows, or one that blocks until a segment exists (LL-HLS).
+    typealias Responder = @Sendable (_ query: String?) async -> Resource
 
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
     private let resources = Mutex<[String: Resource]>([:])
+    private let responders = Mutex<[String: Responder]>([:])
     private let log = Mutex<[Request]>([])
     private let listener: NIOAsyncChannel<Connection, Never>
     private let serving = Mutex<Task<Void, Never>?>(nil)
@@ -94,6 +101,10 @@ final class TestOrigin: Sendable {
         resources.withLock { $0[path] = resource }
     }
 
+    func setResponder(_ path: String, _ responder: @escaping Responder) {
+        responders.withLock { $0[path] = responder }
+    }
+
     func update(_ path: String, _ change: (inout Resource) -> Void) {
         resources.withLock { resources in
             if var resource = resources[path] {
@@ -124,9 +135,12 @@ final class TestOrigin: Sendable {
     /// Returns false when the connection must close (a dropped body).
     private func respond(to head: HTTPRequestHead, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws -> Bool {
         let path = String(head.uri.prefix { $0 != "?" })
+        let query = head.uri.firstIndex(of: "?").map { String(head.uri[head.uri.index(after: $0)...]) }
         let rangeHeader = head.headers.first(name: "range")
-        log.withLock { $0.append(Request(method: "\(head.method)", path: path, range: rangeHeader)) }
-        guard let resource = resources.withLock({ $0[path] }) else {
+        log.withLock { $0.append(Request(method: "\(head.method)", path: path, range: rangeHeader, query: query)) }
+        var resource = resources.withLock { $0[path] }
+        if let responder = responders.withLock({ $0[path] }) { resource = await responder(query) }
+        guard let resource else {
             try await outbound.write(contentsOf: [.head(.init(version: .http1_1, status: .notFound, headers: ["Content-Length": "0"])), .end(nil)])
             return true
         }

@@ -1,0 +1,233 @@
+public import HLS
+
+/// A `POST /sessions` body, parsed from untrusted JSON: what an app asks of a playback session.
+///
+/// ```json
+/// {"url": "https://cdn.example/v/master.m3u8", "quality": "720p", "bufferAhead": {"seconds": 30},
+///  "startBuffer": {"segments": 2}, "hideUntilBuffered": true}
+/// ```
+///
+/// Exactly one of `url` (a presentation: a multivariant or media playlist) and `urls` (several
+/// presentations played one after another as one virtual playlist). Unknown fields are refused,
+/// so a misspelled option is never ignored. Every error names the field it is about.
+public struct PlaybackSessionRequest: Sendable, Hashable {
+    /// An amount of media: seconds of playback or a number of segments.
+    public enum Amount: Sendable, Hashable {
+        case seconds(Double)
+        case segments(Int)
+    }
+
+    /// Limits on what one request may ask for.
+    public struct Limits: Sendable, Hashable {
+        public var maximumBodyBytes = 64 * 1024
+        public var maximumURLs = 100
+        public var maximumSeconds: Double = 3600
+        public var maximumSegments = 1000
+        public var maximumTimeout: Double = 86_400
+
+        public init() {}
+    }
+
+    /// The presentations: one, or several for a virtual playlist.
+    public var urls: [OriginURL]
+    /// Whether the request gave `urls` (a virtual playlist), even of one presentation.
+    public var isVirtual: Bool
+    /// Lock to one variant; nil keeps every variant (subject to ``maximumBandwidth``).
+    public var quality: HLSQuality?
+    /// Drop variants above this many bits per second (never all of them).
+    public var maximumBandwidth: UInt64?
+    /// The BANDWIDTH (and AVERAGE-BANDWIDTH) written on the variants served.
+    public var bandwidth: UInt64?
+    /// How much to keep fetched ahead of the player's position.
+    public var bufferAhead: Amount?
+    /// How much the first media playlist response waits for, from the start.
+    public var startBuffer: Amount?
+    /// The longest the first media playlist response waits for ``startBuffer``.
+    public var startTimeout: Duration
+    /// Media playlists list only the segments already cached, contiguous from the first.
+    public var hideUntilBuffered: Bool
+    /// Only the first N segments of each media playlist go through the proxy.
+    public var headSegments: Int?
+    /// A session with no request for this long closes itself.
+    public var idleTimeout: Duration
+
+    /// A request for one presentation with every option at its default.
+    public init(url: OriginURL) {
+        self.init(urls: [url], isVirtual: false)
+    }
+
+    /// A virtual playlist of `urls`, played one after another.
+    public init(joining urls: [OriginURL]) {
+        self.init(urls: urls, isVirtual: true)
+    }
+
+    private init(urls: [OriginURL], isVirtual: Bool) {
+        self.urls = urls
+        self.isVirtual = isVirtual
+        startTimeout = .seconds(10)
+        hideUntilBuffered = false
+        idleTimeout = .seconds(60)
+    }
+
+    /// Parses and validates a request body.
+    ///
+    /// - Throws: ``ParseError`` with the field it is about: ``ParseError/Code/tooLong`` for a
+    ///   body or list over the limits, ``ParseError/Code/missing`` without a URL,
+    ///   ``ParseError/Code/unsupported`` for an unknown field, ``ParseError/Code/malformed`` for
+    ///   anything else that is not the JSON above, and the errors of ``OriginURL``.
+    public init(parsing body: some Collection<UInt8>, limits: Limits = Limits()) throws(ParseError) {
+        guard body.count <= limits.maximumBodyBytes else {
+            throw ParseError(.tooLong, "a session request is limited to \(limits.maximumBodyBytes) bytes")
+        }
+        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, what: "session request")
+        switch (decoded.url, decoded.urls) {
+        case (let url?, nil):
+            self.init(urls: [try Self.origin(url, field: "url")], isVirtual: false)
+        case (nil, let urls?):
+            guard !urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty", field: "\"urls\"") }
+            guard urls.count <= limits.maximumURLs else {
+                throw ParseError(.tooLong, "\"urls\" lists more than \(limits.maximumURLs) presentations", field: "\"urls\"")
+            }
+            var origins: [OriginURL] = []
+            for (index, url) in urls.enumerated() { origins.append(try Self.origin(url, field: "urls[\(index)]")) }
+            self.init(urls: origins, isVirtual: true)
+        case (nil, nil):
+            throw ParseError(.missing, "give \"url\" (a presentation) or \"urls\" (a virtual playlist)", field: "\"url\"")
+        case (.some, .some):
+            throw ParseError(.malformed, "give \"url\" or \"urls\", not both", field: "\"urls\"")
+        }
+        quality = try decoded.quality.map { value throws(ParseError) in try Self.quality(value) }
+        maximumBandwidth = try Self.positive(decoded.maxBandwidth, field: "maxBandwidth")
+        bandwidth = try Self.positive(decoded.bandwidth, field: "bandwidth")
+        bufferAhead = try decoded.bufferAhead.map { value throws(ParseError) in try Self.amount(value, field: "bufferAhead", limits: limits) }
+        startBuffer = try decoded.startBuffer.map { value throws(ParseError) in try Self.amount(value, field: "startBuffer", limits: limits) }
+        if let seconds = decoded.startTimeout { startTimeout = try Self.duration(seconds, field: "startTimeout", limits: limits) }
+        if let seconds = decoded.idleTimeout { idleTimeout = try Self.duration(seconds, field: "idleTimeout", limits: limits) }
+        hideUntilBuffered = decoded.hideUntilBuffered ?? false
+        if let head = decoded.headSegments {
+            guard head >= 1, head <= limits.maximumSegments else {
+                throw ParseError(.malformed, "\"headSegments\" must be 1 to \(limits.maximumSegments)", field: "\"headSegments\"")
+            }
+            headSegments = head
+        }
+    }
+
+    private static func origin(_ text: String, field: String) throws(ParseError) -> OriginURL {
+        do {
+            return try OriginURL(parsing: Array(text.utf8))
+        } catch {
+            throw ParseError(error.code, "\"\(field)\": \(error.message)", field: "\"\(field)\"")
+        }
+    }
+
+    private static func quality(_ value: JSONScalar) throws(ParseError) -> HLSQuality {
+        switch value {
+        case .text(let text):
+            if let quality = HLSQuality(jsonString: text) { return quality }
+        case .number(let number) where number >= 1 && number <= 1e15 && number.rounded() == number:
+            return .bandwidth(UInt64(number))
+        case .number:
+            break
+        }
+        throw ParseError(.malformed, "\"quality\" must be \"lowest\", \"highest\", a bandwidth in bits/s or a height such as \"720p\"",
+                         field: "\"quality\"")
+    }
+
+    private static func positive(_ value: Double?, field: String) throws(ParseError) -> UInt64? {
+        guard let value else { return nil }
+        guard value >= 1, value <= 1e15, value.rounded() == value else {
+            throw ParseError(.malformed, "\"\(field)\" must be a whole number of bits/s above 0", field: "\"\(field)\"")
+        }
+        return UInt64(value)
+    }
+
+    private static func duration(_ seconds: Double, field: String, limits: Limits) throws(ParseError) -> Duration {
+        guard seconds.isFinite, seconds > 0, seconds <= limits.maximumTimeout else {
+            throw ParseError(.malformed, "\"\(field)\" must be above 0 and at most \(Int(limits.maximumTimeout)) seconds", field: "\"\(field)\"")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    private static func amount(_ value: AmountBody, field: String, limits: Limits) throws(ParseError) -> Amount {
+        switch (value.seconds, value.segments) {
+        case (let seconds?, nil):
+            guard seconds.isFinite, seconds > 0, seconds <= limits.maximumSeconds else {
+                throw ParseError(.malformed, "\"\(field).seconds\" must be above 0 and at most \(Int(limits.maximumSeconds))", field: "\"\(field).seconds\"")
+            }
+            return .seconds(seconds)
+        case (nil, let segments?):
+            guard segments >= 1, segments <= limits.maximumSegments else {
+                throw ParseError(.malformed, "\"\(field).segments\" must be 1 to \(limits.maximumSegments)", field: "\"\(field).segments\"")
+            }
+            return .segments(segments)
+        default:
+            throw ParseError(.malformed, "\"\(field)\" takes exactly one of \"seconds\" and \"segments\"", field: "\"\(field)\"")
+        }
+    }
+
+    private struct Body: Decodable {
+        var url: String?
+        var urls: [String]?
+        var quality: JSONScalar?
+        var maxBandwidth: Double?
+        var bandwidth: Double?
+        var bufferAhead: AmountBody?
+        var startBuffer: AmountBody?
+        var startTimeout: Double?
+        var hideUntilBuffered: Bool?
+        var headSegments: Int?
+        var idleTimeout: Double?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case url, urls, quality, maxBandwidth, bandwidth, bufferAhead, startBuffer, startTimeout, hideUntilBuffered, headSegments
+            case idleTimeout
+        }
+
+        init(from decoder: any Decoder) throws {
+            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            urls = try container.decodeIfPresent([String].self, forKey: .urls)
+            quality = try container.decodeIfPresent(JSONScalar.self, forKey: .quality)
+            maxBandwidth = try container.decodeIfPresent(Double.self, forKey: .maxBandwidth)
+            bandwidth = try container.decodeIfPresent(Double.self, forKey: .bandwidth)
+            bufferAhead = try container.decodeIfPresent(AmountBody.self, forKey: .bufferAhead)
+            startBuffer = try container.decodeIfPresent(AmountBody.self, forKey: .startBuffer)
+            startTimeout = try container.decodeIfPresent(Double.self, forKey: .startTimeout)
+            hideUntilBuffered = try container.decodeIfPresent(Bool.self, forKey: .hideUntilBuffered)
+            headSegments = try container.decodeIfPresent(Int.self, forKey: .headSegments)
+            idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout)
+        }
+    }
+
+    private struct AmountBody: Decodable {
+        var seconds: Double?
+        var segments: Int?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case seconds, segments
+        }
+
+        init(from decoder: any Decoder) throws {
+            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            seconds = try container.decodeIfPresent(Double.self, forKey: .seconds)
+            segments = try container.decodeIfPresent(Int.self, forKey: .segments)
+        }
+    }
+
+    /// A JSON string or number.
+    private enum JSONScalar: Decodable {
+        case text(String)
+        case number(Double)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .number(try container.decode(Double.self))
+            }
+        }
+    }
+}

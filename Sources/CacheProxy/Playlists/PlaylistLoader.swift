@@ -1,0 +1,62 @@
+import CacheProxyParsing
+import CacheStore
+import HLS
+import SparseFile
+
+/// Gets a playlist the way every part of the proxy agrees on: a cached VOD media playlist is
+/// used as it is (it never changes); anything else is fetched (concurrent requests for one URL
+/// share the fetch) and stored raw, and the cached copy stands in, stale, only when the origin
+/// is down and the caller accepts that. Players, prefetching and offline downloads all go
+/// through here, so whatever one of them cached, the others read the same way.
+struct PlaylistLoader {
+    let context: ProxyContext
+    let lane: UpstreamLane.Kind
+
+    /// A playlist's bytes and what is known of them.
+    struct Loaded {
+        var body: [UInt8]
+        /// The parsed playlist; nil when the bytes do not parse as one.
+        var playlist: HLSPlaylist?
+        /// The URL the bytes came from, after redirects: relative URIs resolve against it.
+        var url: String
+        var contentType: String?
+        var source: Source
+    }
+
+    enum Source: Equatable {
+        /// A cached VOD media playlist, used without asking the origin.
+        case cache
+        /// Fetched from the origin now.
+        case origin
+        /// The cached copy, because the origin could not answer.
+        case stale
+    }
+
+    /// Loads `origin`'s playlist. With `directives` (a player's LL-HLS delivery directives) the
+    /// request always goes to the origin, with them appended to its query, and only a
+    /// response that is a whole playlist (not a delta update) replaces the cached copy.
+    ///
+    /// - Parameter allowsStale: whether the cached copy may answer when the origin is down.
+    func load(_ origin: OriginURL, directives: DeliveryDirectives = DeliveryDirectives(), allowsStale: Bool) async throws -> Loaded {
+        let key = context.store.key(for: origin.string)
+        let cache = PlaylistCache(context: context)
+        let cached = cache.cached(key)
+        if directives.isEmpty, let cached, let playlist = PlaylistCache.parse(cached.body, url: origin.string),
+           playlist.kind == .media, !playlist.isLive {
+            return Loaded(body: cached.body, playlist: playlist, url: origin.string, contentType: cached.contentType, source: .cache)
+        }
+        let fetched: PlaylistFetches.Result
+        do {
+            fetched = try await context.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane)
+        } catch let error as UpstreamError where allowsStale && error.isOriginDown && !directives.isBlocking {
+            guard let cached else { throw error }
+            context.counters.recordStale()
+            context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
+            return Loaded(body: cached.body, playlist: PlaylistCache.parse(cached.body, url: origin.string), url: origin.string,
+                          contentType: cached.contentType, source: .stale)
+        }
+        if !directives.asksForDelta { cache.save(fetched, key: key, replacing: cached?.body) }
+        return Loaded(body: fetched.body, playlist: PlaylistCache.parse(fetched.body, url: fetched.finalURL), url: fetched.finalURL,
+                      contentType: fetched.head.metadata.contentType, source: .origin)
+    }
+}

@@ -1,0 +1,25 @@
+/// The one fact the raw-bytes hit path and SwiftNIO's HTTP handlers share on a connection:
+/// how many requests were handed to the HTTP decoder and how many of their responses have
+/// ended. `RawHitHandler` answers a hit from the raw bytes only while the two are equal, so a
+/// response never overtakes one the HTTP side still owes.
+///
+/// Used on the connection's event loop only. The handler counting the ends must see every
+/// response end the HTTP side writes, so it sits above the decoder and below every handler
+/// that answers (`ProxyServer` installs them in that order; `RawHitTests` fails otherwise).
+final class ResponseFence {
+    private var handedOn = 0
+    private var ended = 0
+
+    /// Whether every request handed to the decoder has been answered.
+    var isClear: Bool { handedOn == ended }
+
+    /// A request goes to the HTTP decoder.
+    func handOn() { handedOn += 1 }
+
+    /// A response of the HTTP side has been written to its end.
+    func responseEnded() { ended += 1 }
+}
+
+/// Sent up the pipeline when `RawHitHandler` answered a request from the raw bytes: the wait
+/// for the next request head starts (the handlers above never saw the request).
+struct RawRequestAnswered {}

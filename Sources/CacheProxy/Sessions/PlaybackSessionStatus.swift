@@ -1,0 +1,66 @@
+/// What `GET /sessions/ID` reports about a playback session, as a value
+/// (``PlaybackSession/status``) and as JSON. Absent values are `null`, never left out.
+public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
+    /// The variant a session is locked to.
+    public struct Quality: Sendable, Hashable, Codable {
+        public var bandwidth: UInt64?
+        /// `WIDTHxHEIGHT`, as the playlist writes it.
+        public var resolution: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bandwidth, forKey: .bandwidth)
+            try container.encode(resolution, forKey: .resolution)
+        }
+    }
+
+    /// The player's last segment request.
+    public struct Position: Sendable, Hashable, Codable {
+        /// The segment's index in its media playlist (in the joined list of a virtual playlist).
+        public var segment: Int
+        /// Where the segment starts, in seconds of media time.
+        public var seconds: Double
+    }
+
+    public var id: String
+    /// `active` or `closed`.
+    public var state: String
+    /// The URL to give the player.
+    public var playlist: String
+    /// The presentations the session plays.
+    public var urls: [String]
+    /// The locked variant; nil when the session keeps every variant.
+    public var quality: Quality?
+    /// Nil before the player asked for a segment.
+    public var position: Position?
+    /// The segments cached contiguously after the position (from the start before the first
+    /// segment request), and their duration.
+    public var bufferedSegments: Int
+    public var bufferedAheadSeconds: Double
+    public var activeRequests: Int
+    /// The median time the proxy took to answer the session's recent requests (to the response
+    /// head); nil before the first.
+    public var latencyMs: Double?
+    public var bytesServed: UInt64
+    /// Bytes fetched from origins for the session: its player's misses and its own buffering.
+    public var bytesFromOrigin: UInt64
+    /// Seconds since the session's last request.
+    public var idleSeconds: Double
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(state, forKey: .state)
+        try container.encode(playlist, forKey: .playlist)
+        try container.encode(urls, forKey: .urls)
+        try container.encode(quality, forKey: .quality)
+        try container.encode(position, forKey: .position)
+        try container.encode(bufferedSegments, forKey: .bufferedSegments)
+        try container.encode(bufferedAheadSeconds, forKey: .bufferedAheadSeconds)
+        try container.encode(activeRequests, forKey: .activeRequests)
+        try container.encode(latencyMs, forKey: .latencyMs)
+        try container.encode(bytesServed, forKey: .bytesServed)
+        try container.encode(bytesFromOrigin, forKey: .bytesFromOrigin)
+        try container.encode(idleSeconds, forKey: .idleSeconds)
+    }
+}

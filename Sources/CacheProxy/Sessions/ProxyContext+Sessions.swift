@@ -1,0 +1,28 @@
+import CacheProxyParsing
+
+extension ProxyContext {
+    /// Opens a playback session whose URLs start with `base` (`http://HOST:PORT`).
+    func openSession(_ request: PlaybackSessionRequest, base: String) async throws(ProxyFailure) -> SessionEngine {
+        let id = Self.makeSessionID()
+        let engine = try await SessionOpener(context: self).open(request, id: id, base: base + "/sessions/" + id)
+        guard sessions.add(engine) else {
+            engine.close()
+            throw ProxyFailure(status: 503, "the proxy is shutting down")
+        }
+        logger.debug("session opened", metadata: ["session": "\(id)", "urls": "\(request.urls.map(\.string))"])
+        return engine
+    }
+
+    /// Every open session, then the last closed ones.
+    var sessionStatuses: [PlaybackSessionStatus] {
+        sessions.openSessions.map(\.status) + sessions.closedSessions
+    }
+
+    /// 16 random hex digits: unguessable enough that one app's session is not another's by
+    /// accident, short enough for a URL.
+    private static func makeSessionID() -> String {
+        let value = UInt64.random(in: .min ... .max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

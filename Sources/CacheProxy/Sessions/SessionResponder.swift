@@ -1,0 +1,86 @@
+import CacheProxyParsing
+import NIOCore
+import NIOHTTP1
+
+/// The session routes: `POST /sessions` opens one, `GET /sessions` lists them, `GET` and
+/// `DELETE /sessions/ID` report and close one, and `GET /sessions/ID/...` serves its playlists
+/// and media.
+struct SessionResponder {
+    let context: ProxyContext
+
+    func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+        switch request.method {
+        case .POST:
+            let limits = context.configuration.limits.sessions
+            let parsed = try ControlRequest.parse(body, limit: limits.maximumBodyBytes, what: "a session request") {
+                bytes throws(ParseError) in try PlaybackSessionRequest(parsing: bytes, limits: limits)
+            }
+            let engine = try await context.openSession(parsed, base: context.baseURL(for: request))
+            try await StatusResponder.sendJSON(engine.status, status: .created, writer: writer)
+        case .GET, .HEAD:
+            try await StatusResponder.sendJSON(context.sessionStatuses, status: .ok, writer: writer)
+        default:
+            throw ProxyFailure(status: 405, "/sessions takes POST and GET", headers: ["Allow": "POST, GET, HEAD"])
+        }
+    }
+
+    func respondToSession(_ id: String, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        let sessions = context.sessions
+        switch request.method {
+        case .GET, .HEAD:
+            guard let status = sessions.session(id)?.status ?? sessions.closedSession(id) else { throw Self.unknown(id) }
+            try await StatusResponder.sendJSON(status, status: .ok, writer: writer)
+        case .DELETE:
+            guard let status = sessions.close(id) else { throw Self.unknown(id) }
+            try await StatusResponder.sendJSON(status, status: .ok, writer: writer)
+        default:
+            throw ProxyFailure(status: 405, "/sessions/ID takes GET and DELETE", headers: ["Allow": "GET, HEAD, DELETE"])
+        }
+    }
+
+    /// `GET /sessions/ID/index.m3u8` and `GET /sessions/ID/proxy?url=...`.
+    func respondToResource(_ id: String, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
+                           writer: ResponseWriter) async throws {
+        guard request.method == .GET || request.method == .HEAD else {
+            throw ProxyFailure(status: 405, "a session's playlists and media take GET and HEAD", headers: ["Allow": "GET, HEAD"])
+        }
+        guard let engine = context.sessions.session(id) else {
+            throw context.sessions.closedSession(id) != nil ? ProxyFailure(status: 410, "session \(id) is closed") : Self.unknown(id)
+        }
+        engine.touch()
+        let started = ContinuousClock.now
+        engine.traffic.requestStarted()
+        writer.session = engine.traffic
+        defer { engine.traffic.requestEnded(after: (writer.headSentAt ?? .now) - started) }
+        let playlists = SessionPlaylistResponder(context: context, engine: engine)
+        guard let origin else {
+            try await playlists.respondEntry(directives: directives, writer: writer)
+            return
+        }
+        try context.checkAllowed([origin])
+        if PlaylistDetection.hasPlaylistExtension(origin) {
+            try await playlists.respond(origin: origin, directives: directives, writer: writer)
+            return
+        }
+        engine.playerRequested(key: context.store.key(for: origin.string), offset: Self.firstByte(of: request))
+        let outcome = try await ByteResponder(context: context, session: engine.traffic).respond(origin: origin, request: request, writer: writer)
+        if outcome == .isPlaylist {
+            try await playlists.respond(origin: origin, directives: directives, writer: writer)
+        }
+    }
+
+    /// The first byte a request's `Range` asks for, when it names one without the length.
+    private static func firstByte(of request: HTTPRequestHead) -> UInt64? {
+        guard let value = request.headers.first(name: "range"), case .single(let range)? = try? RangeRequest(parsing: value.utf8) else {
+            return nil
+        }
+        switch range {
+        case .closed(let first, _), .from(let first): return first
+        case .suffix: return nil
+        }
+    }
+
+    private static func unknown(_ id: String) -> ProxyFailure {
+        ProxyFailure(status: 404, "no session \(id)")
+    }
+}

@@ -1,0 +1,44 @@
+import AsyncHTTPClient
+import CacheProxyParsing
+
+/// An origin's answer to a GET with `Range`, checked against what was asked: a 206 for the
+/// bytes asked for (or a wider span holding them), or a 200 with the whole body.
+struct RangedResponse {
+    var head: OriginResponseHead
+    /// The resource offset of the body's first byte.
+    var bodyStart: UInt64
+    /// One past the last byte the body promises, when the origin said.
+    var promisedEnd: UInt64?
+    var body: HTTPClientResponse.Body
+
+    /// What an origin answered to a ranged GET.
+    enum Answer {
+        case bytes(RangedResponse)
+        /// 416: the range starts at or past the end; the head carries the length.
+        case pastEnd(OriginResponseHead)
+    }
+
+    /// The `Range` header for `start..<end` (to the end when `end` is `UInt64.max`).
+    static func header(from start: UInt64, to end: UInt64) -> String {
+        end == UInt64.max ? "bytes=\(start)-" : "bytes=\(start)-\(end - 1)"
+    }
+
+    /// Checks `response` against the range asked for; statuses other than 200, 206 and 416
+    /// become ``UpstreamError/Code/status(_:)``.
+    static func check(_ response: HTTPClientResponse, origin: OriginURL, start: UInt64, rangeHeader: String) throws(UpstreamError) -> Answer {
+        let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+        switch head.status {
+        case 206:
+            guard let range = head.contentRange?.range, range.lowerBound <= start, range.upperBound >= start else {
+                throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
+            }
+            return .bytes(RangedResponse(head: head, bodyStart: range.lowerBound, promisedEnd: range.upperBound + 1, body: response.body))
+        case 200:
+            return .bytes(RangedResponse(head: head, bodyStart: 0, promisedEnd: head.contentLength, body: response.body))
+        case 416:
+            return .pastEnd(head)
+        default:
+            throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+        }
+    }
+}
