@@ -58,7 +58,7 @@ extension CacheStore {
     public func evict(toSize size: UInt64) throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
         let report = locked { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
-        try saveIndex()
+        saveIndexWhenPossible()
         return report
     }
 }
