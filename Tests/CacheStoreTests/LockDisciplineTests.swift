@@ -105,7 +105,7 @@ struct LockDisciplineTests {
         }
         blocker.arm(.open(pathContaining: try #require(store.entry(for: "k")?.fileName)))
         let waiter = Task { try await store.reader(for: "k").waitForBytes(at: 5000) }
-        #expect(blocker.waitUntilStopped(), "the waiter never opened the file")
+        #expect(await blocker.stopped(), "the waiter never opened the file")
         waiter.cancel()
         blocker.release()
         let outcome = await withTaskGroup(of: String?.self) { group in

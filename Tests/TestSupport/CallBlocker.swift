@@ -29,6 +29,18 @@ public final class CallBlocker: Sendable {
         stopped.wait(timeout: .now() + .seconds(seconds)) == .success
     }
 
+    /// Waits, without holding a thread of the cooperative pool, until a call has stopped; false
+    /// when none did within `seconds`. For async tests, whose tasks need that pool to make the
+    /// call at all.
+    public func stopped(withinSeconds seconds: Int = 10) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if stopped.wait(timeout: .now()) == .success { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return stopped.wait(timeout: .now()) == .success
+    }
+
     /// Lets the stopped call go on.
     public func release() { released.signal() }
 
