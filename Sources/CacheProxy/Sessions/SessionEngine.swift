@@ -259,7 +259,7 @@ final class SessionEngine: Sendable {
         guard let amount = startAmount, !timeline.isLive,
               state.withLock({ state in defer { state.startServed = true }; return !state.startServed }) else { return }
         let deadline = clock.now + request.startTimeout
-        while !isClosed, clock.now < deadline, !isStartCached(amount, of: timeline) {
+        while !isClosed, !Task.isCancelled, clock.now < deadline, !isStartCached(amount, of: timeline) {
             await waitForChange(until: deadline)
         }
     }
@@ -282,13 +282,18 @@ final class SessionEngine: Sendable {
             try? await Task.sleep(until: deadline, clock: .continuous)
             self?.resumeWaiter(identifier)
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let registered = state.withLock { state -> Bool in
-                guard !state.isClosed, clock.now < deadline else { return false }
-                state.waiters[identifier] = continuation
-                return true
+        // A client that goes away (its request's task cancelled) stops waiting at once.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let registered = state.withLock { state -> Bool in
+                    guard !state.isClosed, !Task.isCancelled, clock.now < deadline else { return false }
+                    state.waiters[identifier] = continuation
+                    return true
+                }
+                if !registered { continuation.resume() }
             }
-            if !registered { continuation.resume() }
+        } onCancel: {
+            resumeWaiter(identifier)
         }
         timer.cancel()
     }
