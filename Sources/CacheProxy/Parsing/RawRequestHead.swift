@@ -2,8 +2,9 @@
 /// hits. Only the plain form that players send is read: a request line of a token method, a
 /// target of visible ASCII and `HTTP/1.0` or `HTTP/1.1`; header lines of a token name and a value
 /// of visible ASCII, spaces and tabs; CRLF line ends; no body (no `Transfer-Encoding`, a
-/// `Content-Length` of 0 at most), no `Expect` or `Upgrade`, at most one `Range`, `If-Range` and
-/// `Connection`. Anything else is `notPlain`: it is left to a full HTTP/1.1 parser.
+/// `Content-Length` of 0 at most), no `Expect` or `Upgrade`, at most one `Range`, `If-Range`,
+/// `Connection`, `Host` and `Origin`. Anything else is `notPlain`: it is left to a full HTTP/1.1
+/// parser.
 ///
 /// ```swift
 /// switch RawRequestHead.read(bytes) {
@@ -35,6 +36,10 @@ public struct RawRequestHead: Sendable, Hashable {
     public let range: String?
     public let ifRange: String?
     public let connection: ConnectionOption
+    /// The `Host` the client named the proxy by (checked against DNS rebinding).
+    public let host: String?
+    /// The `Origin` of the page that sent the request, if a browser did.
+    public let origin: String?
 
     /// Whether the connection stays open after the response (RFC 9112 section 9.3).
     public var keepAlive: Bool {
@@ -62,7 +67,8 @@ public struct RawRequestHead: Sendable, Hashable {
                 if let (method, target, minorVersion) = requestLine {
                     if line.isEmpty {
                         return .head(RawRequestHead(method: method, target: target, minorVersion: minorVersion, range: fields.range,
-                                                    ifRange: fields.ifRange, connection: fields.connection ?? .unspecified),
+                                                    ifRange: fields.ifRange, connection: fields.connection ?? .unspecified,
+                                                    host: fields.host, origin: fields.origin),
                                      length: index + 1)
                     }
                     fieldCount += 1
@@ -101,6 +107,8 @@ public struct RawRequestHead: Sendable, Hashable {
         var range: String?
         var ifRange: String?
         var connection: ConnectionOption?
+        var host: String?
+        var origin: String?
         var sawContentLength = false
 
         /// Reads one field line; false when it is not plain.
@@ -118,6 +126,12 @@ public struct RawRequestHead: Sendable, Hashable {
             } else if RawRequestHead.equalsIgnoringCase(name, "if-range") {
                 guard ifRange == nil else { return false }
                 ifRange = String(decoding: value, as: UTF8.self)
+            } else if RawRequestHead.equalsIgnoringCase(name, "host") {
+                guard host == nil else { return false }
+                host = String(decoding: value, as: UTF8.self)
+            } else if RawRequestHead.equalsIgnoringCase(name, "origin") {
+                guard origin == nil else { return false }
+                origin = String(decoding: value, as: UTF8.self)
             } else if RawRequestHead.equalsIgnoringCase(name, "connection") {
                 guard connection == nil else { return false }
                 if RawRequestHead.equalsIgnoringCase(value, "close") {
