@@ -75,7 +75,7 @@ struct ClientFaultTests {
             harness.origin.set("/small.ts", .init(Array(Self.body[0..<1000])))
             _ = try await harness.get("/small.ts")
             let connection = try RawConnection(port: harness.port)
-            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/small.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/small.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             let clock = ContinuousClock()
             let start = clock.now
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
@@ -92,7 +92,7 @@ struct ClientFaultTests {
             harness.origin.set("/big.ts", .init(Self.body))
             _ = try await harness.get("/big.ts")
             let connection = try RawConnection(port: harness.port, receiveBufferSize: 4096)
-            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             try await Task.sleep(for: .milliseconds(1500))
             let other = try await harness.get("/big.ts", headers: [("Range", "bytes=0-9")])
             #expect(other.status == 206)
@@ -119,7 +119,7 @@ struct ClientFaultTests {
             let connection = try RawConnection(port: harness.port, receiveBufferSize: 16384)
             // On a kept-alive connection, the head timeout then closes it once the response has left.
             let close = kind == .cachedOnAKeptAliveConnection ? "" : "Connection: close\r\n"
-            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\n\(close)\r\n")
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\(close)\r\n")
             // 4 MB at under 2 MB/s: the response takes far longer than the stall and head timeouts.
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30), bytesPerSecond: 2_500_000)
             #expect(closed)
@@ -149,7 +149,7 @@ struct ClientFaultTests {
             harness.origin.set("/big.ts", .init(Self.body, faults: faults))
             do {
                 let connection = try RawConnection(port: harness.port)
-                connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+                connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
                 try await Task.sleep(for: .milliseconds(100))
             }
             // The connection is closed; a second client follows or finishes the same fill.

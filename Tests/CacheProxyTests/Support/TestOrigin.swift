@@ -15,6 +15,8 @@ final class TestOrigin: Sendable {
         var dropAfter: Int?
         /// Answer with this status and a short body instead.
         var status: Int?
+        /// The `Location` of that answer (a redirect).
+        var location: String?
         /// Send the body chunked, without Content-Length.
         var chunked = false
         /// Wait this long before the response head.
@@ -147,8 +149,10 @@ final class TestOrigin: Sendable {
         let faults = resource.faults
         if let delay = faults.headDelay { try await Task.sleep(for: delay) }
         if let status = faults.status {
+            var headers: HTTPHeaders = ["Content-Length": "4"]
+            if let location = faults.location { headers.add(name: "Location", value: location) }
             try await outbound.write(contentsOf: [
-                .head(.init(version: .http1_1, status: .init(statusCode: status), headers: ["Content-Length": "4"])),
+                .head(.init(version: .http1_1, status: .init(statusCode: status), headers: headers)),
                 .body(.byteBuffer(ByteBuffer(string: "fail"))), .end(nil),
             ])
             return true
