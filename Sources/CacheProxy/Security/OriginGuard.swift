@@ -99,6 +99,7 @@ package final class OriginGuard: Sendable {
         let until = ContinuousClock.now + Self.lookupLifetime * 10
         vouched.withLock { vouched in
             if vouched.count >= Self.lookupCapacity { vouched = vouched.filter { $0.value > .now } }
+            if vouched.count >= Self.lookupCapacity { vouched.removeAll() }
             for address in addresses where address.scope != .global { vouched[address] = until }
         }
     }
