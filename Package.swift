@@ -57,6 +57,7 @@ let package = Package(
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
+            dependencies: ["HLS"],
             path: "Sources/CacheProxy/Parsing",
             swiftSettings: strictSwift
         ),
@@ -91,12 +92,13 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
+            dependencies: ["SparseFile"],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "HLSTests",
-            dependencies: ["HLS"],
+            dependencies: ["HLS", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
@@ -149,6 +151,7 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzMP4Boxes", "CacheProxyParsing"),
     ("FuzzRawRequestHead", "CacheProxyParsing"),
     ("FuzzSessionRequest", "CacheProxyParsing"),
+    ("FuzzDownloadRequest", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -17,7 +17,7 @@ source Benchmarks/proxy/common.sh
 require_media_tools e2e-security
 if ! command -v gst-launch-1.0 >/dev/null 2>&1; then
     echo "e2e-security: SKIPPED: GStreamer (gst-launch-1.0) is not installed and could not be installed" >&2
-    exit 0
+    exit "$SKIPPED_STATUS"
 fi
 
 build_sparsecache debug

@@ -131,6 +131,12 @@ public final class CacheProxy: Sendable {
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
             context.upstream.originGuard.listening(on: port)
+            // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
+            do {
+                try store.setControlAddress(context.baseURL(for: nil))
+            } catch {
+                logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
+            }
             finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
@@ -164,17 +170,24 @@ public final class CacheProxy: Sendable {
         }
         let listener = running.listener
         let handler = ConnectionHandler(context: running.context, router: RequestRouter(context: running.context))
+        // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
+        // ends when the listener closes, after every connection accepted until then has been
+        // handed to a task that closes it. Cancelled, the loop would drop the connections still
+        // queued for it without closing them (SwiftNIO traps on such a connection).
+        let accepting = Task {
+            try await withThrowingDiscardingTaskGroup { connections in
+                try await listener.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        connections.addTask { await handler.serve(connection) }
+                    }
+                }
+                // The listener is closed: end the connections that are still open.
+                connections.cancelAll()
+            }
+        }
         do {
             try await withTaskCancellationHandler {
-                try await withThrowingDiscardingTaskGroup { connections in
-                    try await listener.executeThenClose { inbound in
-                        for try await connection in inbound {
-                            connections.addTask { await handler.serve(connection) }
-                        }
-                    }
-                    // The listener is closed: end the connections that are still open.
-                    connections.cancelAll()
-                }
+                try await accepting.value
             } onCancel: {
                 listener.channel.close(promise: nil)
             }
@@ -183,6 +196,7 @@ public final class CacheProxy: Sendable {
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
+        try? store.setControlAddress(nil)
         await running.context.sessions.shutdown()
         await running.context.downloads.shutdown()
         await running.context.prefetch.shutdown()
@@ -262,15 +276,23 @@ public final class CacheProxy: Sendable {
     /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running,
     ///   ``CacheProxyError/Code/invalidRequest`` for a presentation that cannot be played as
     ///   asked (not a playlist, a multivariant playlist in a virtual playlist without a quality,
-    ///   a live or I-frame-only part), ``CacheProxyError/Code/originFailed`` when a playlist can
-    ///   be neither fetched nor read from the cache.
+    ///   a live or I-frame-only part), ``CacheProxyError/Code/limitReached`` when
+    ///   ``CacheProxyConfiguration/Limits/maximumOpenSessions`` are open,
+    ///   ``CacheProxyError/Code/originFailed`` when a playlist can be neither fetched nor read
+    ///   from the cache.
     public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
         guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
         do {
             let engine = try await context.openSession(request, base: context.baseURL(for: nil))
             return PlaybackSession(engine: engine, registry: context.sessions)
         } catch {
-            throw CacheProxyError(error.status == 400 || error.status == 403 ? .invalidRequest : .originFailed, error.message)
+            let code: CacheProxyError.Code = switch error.status {
+            case 400, 403: .invalidRequest
+            case 429: .limitReached
+            case 503: .alreadyStopped
+            default: .originFailed
+            }
+            throw CacheProxyError(code, error.message)
         }
     }
 

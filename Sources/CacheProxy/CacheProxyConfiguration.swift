@@ -79,6 +79,9 @@ public struct CacheProxyConfiguration: Sendable {
         public var prefetch: PrefetchRequest.Limits = PrefetchRequest.Limits()
         /// What one `POST /sessions` may ask for.
         public var sessions: PlaybackSessionRequest.Limits = PlaybackSessionRequest.Limits()
+        /// The most playback sessions open at once; more get 429 until one closes or idles out.
+        /// Default 256.
+        public var maximumOpenSessions = 256
 
         public init(
             requestTarget: RequestTargetLimits = RequestTargetLimits(), maximumHeaderBytes: Int = 32 * 1024,

@@ -15,6 +15,8 @@ public struct CacheProxyError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let notRunning = Code(name: "notRunning")
         /// The request cannot be served as asked (see the message).
         public static let invalidRequest = Code(name: "invalidRequest")
+        /// A limit of the configuration was reached (``CacheProxyConfiguration/Limits/maximumOpenSessions``).
+        public static let limitReached = Code(name: "limitReached")
         /// An origin could not be reached, or answered with an error, and the cache could not
         /// stand in.
         public static let originFailed = Code(name: "originFailed")

@@ -15,6 +15,8 @@ final class ProxyContext: Sendable {
     let prefetch = PrefetchScheduler()
     let sessions = SessionRegistry()
     let downloads = DownloadManager()
+    let storeRoomWarning = StoreRoomWarning()
+    let heldFiles = HeldFiles()
     let allowList: HostAllowList?
     let logger: Logger
     let startedAt = ContinuousClock.now
@@ -29,5 +31,14 @@ final class ProxyContext: Sendable {
         upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
         allowList = HostAllowList(configuration.allowedHosts)
+    }
+}
+
+extension ProxyContext {
+    /// A response could not be stored for lack of room: warns at most once a minute, and makes
+    /// idle connections let go of removed files, whose blocks they would keep allocated.
+    func noteStoreHasNoRoom() {
+        storeRoomWarning.note(logger, freeBytes: store.space.freeBytes)
+        heldFiles.releaseRemoved(from: store)
     }
 }

@@ -199,6 +199,20 @@ struct SecurityTests {
         }
     }
 
+    @Test("A download handed over by another process (sparsecache fetch) needs the token too, and says so")
+    func handedDownloadToken() async throws {
+        let token = CacheProxyConfiguration.Security.makeControlToken()
+        try await ProxyHarness.run(configure: { $0.security.controlToken = token }) { harness in
+            let presentation = TestPresentation.publish("h", on: harness.origin, segments: 2)
+            let request = DownloadRequest(url: try OriginURL(parsing: harness.origin.url(presentation.masterPath)))
+            let base = "http://127.0.0.1:\(harness.port)"
+            let refusal = await #expect(throws: CacheProxyError.self) { try await ProxyDownloadClient(baseURL: base).start(request) }
+            #expect(refusal?.message.contains("control token") == true && refusal?.message.contains("401") == true)
+            let started = try await ProxyDownloadClient(baseURL: base, controlToken: token).start(request)
+            #expect(try await ProxyDownloadClient(baseURL: base, controlToken: token).cancel(started.id).id == started.id)
+        }
+    }
+
     // MARK: Request forgery towards origins
 
     @Test("The proxy refuses to fetch itself, by address and by a name that resolves to it")
@@ -258,9 +272,7 @@ struct SecurityTests {
     func redirects() async throws {
         try await ProxyHarness.run(configure: { $0.allowedHosts = ["127.0.0.1"] }) { harness async throws in
             harness.origin.set("/a.ts", .init([1, 2, 3]))
-            func redirect(_ path: String, to location: String) {
-                harness.origin.set(path, .init([], faults: .init(status: 302, location: location)))
-            }
+            func redirect(_ path: String, to location: String) { harness.origin.set(path, .redirect(to: location)) }
             redirect("/metadata", to: "http://169.254.169.254/latest/meta-data/")
             redirect("/self", to: "http://127.0.0.1:\(harness.port)/status")
             redirect("/off-list", to: "http://localhost:\(harness.origin.port)/a.ts")

@@ -105,6 +105,21 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test("Past the limit of open sessions a new one gets 429 until one closes")
+    func sessionLimit() async throws {
+        try await ProxyHarness.run(configure: { $0.limits.maximumOpenSessions = 2 }) { harness in
+            let presentation = TestPresentation.publish("m", on: harness.origin, segments: 1)
+            let client = SessionClient(harness: harness)
+            let body = #"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))"}"#
+            let first = try await client.open(body)
+            _ = try await client.open(body)
+            let refused = try await client.send(.POST, "/sessions", body: body)
+            #expect(refused.status == 429)
+            #expect(try await client.send(.DELETE, "/sessions/\(first.id)").status == 200)
+            #expect(try await client.send(.POST, "/sessions", body: body).status == 201)
+        }
+    }
+
     @Test("Opening a session over a presentation that cannot be played as asked is refused with the reason")
     func refusedPresentations() async throws {
         try await ProxyHarness.run { harness in

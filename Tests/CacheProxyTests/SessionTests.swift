@@ -147,7 +147,7 @@ struct SessionTests {
         try await ProxyHarness.run { harness in
             let presentation = TestPresentation.publish("h", on: harness.origin, segments: 5)
             let client = SessionClient(harness: harness)
-            let gate = OriginGate()
+            let gate = TestGate()
             for segment in 2..<5 {
                 let path = presentation.path("low", segment: segment)
                 let bytes = presentation.segmentBytes(variant: 0, segment: segment)
@@ -163,7 +163,7 @@ struct SessionTests {
             let text = String(decoding: growing.body, as: UTF8.self)
             #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && text.contains("#EXT-X-START:TIME-OFFSET=0") && !text.contains("#EXT-X-ENDLIST"))
             #expect(SessionClient.uris(in: growing.body).count == 2)
-            await gate.open()
+            gate.open()
             // The player plays what it sees; the buffer follows, and the playlist grows to the end.
             var listed = 0
             for _ in 0..<50 {
@@ -179,6 +179,26 @@ struct SessionTests {
         }
     }
 
+    @Test("A session's buffering shares the segment lane with players and never delays the express lane")
+    func bufferingOnTheSegmentLane() async throws {
+        try await ProxyHarness.run(configure: { $0.segmentConcurrency = 1 }) { harness in
+            // Each segment takes the origin about 5 s.
+            let slow = TestOrigin.Faults(chunkDelay: .milliseconds(500), chunkSize: 2_000)
+            let presentation = TestPresentation.publish("x", on: harness.origin, segments: 6, faults: slow)
+            let client = SessionClient(harness: harness)
+            let session = try await client.open(#"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", "bufferAhead": {"segments": 4}}"#)
+            #expect(await SessionClient.eventually {
+                guard let lane = harness.proxy.status?.segment else { return false }
+                return lane.active == 1 && lane.waiting == 1
+            }, "the session's two fetches hold the one segment place and wait for it")
+            let started = ContinuousClock.now
+            #expect(try await client.get(session.playlist).status == 200)
+            #expect(try await harness.get(presentation.mediaPath("mid")).status == 200)
+            #expect(ContinuousClock.now - started < .seconds(3), "playlists went by the express lane")
+            #expect(harness.proxy.status?.segment.active == 1, "the session never took more than the lane's places")
+        }
+    }
+
     @Test("headSegments routes the first segments through the session and leaves the rest on the origin")
     func headSegments() async throws {
         try await ProxyHarness.run { harness in
@@ -190,22 +210,5 @@ struct SessionTests {
             #expect(uris.prefix(2).allSatisfy { $0.hasPrefix("\(client.base)/sessions/\(session.id)/proxy?url=") })
             #expect(Array(uris.dropFirst(2)) == (2..<5).map { harness.origin.url(presentation.path("low", segment: $0)) })
         }
-    }
-}
-
-/// Holds origin responses until opened.
-actor OriginGate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        guard !isOpen else { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        for waiter in waiters { waiter.resume() }
-        waiters.removeAll()
     }
 }

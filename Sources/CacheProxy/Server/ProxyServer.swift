@@ -33,6 +33,7 @@ enum ProxyServer {
                     try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
                     let fileHandles = ConnectionFileHandles()
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)
+                    context.heldFiles.add(responder, on: channel.eventLoop)
                     let fence = ResponseFence()
                     let gate = RequestGate(policy: policy, channel: channel)
                     let rawHits = RawHitHandler(

@@ -11,18 +11,10 @@ struct DownloadResponder {
     func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
-            guard let body else { throw ProxyFailure(status: 413, "a download request is limited to \(DownloadRequest.maximumBodyBytes) bytes") }
-            let download: DownloadRequest
-            do {
-                download = try DownloadRequest(parsing: body.readableBytesView)
-            } catch {
-                var failure = ProxyFailure(status: error.code == .tooLong ? 413 : 400, error.message)
-                failure.field = error.field
-                throw failure
+            let download = try ControlRequest.parse(body, limit: DownloadRequest.maximumBodyBytes, what: "a download request") {
+                bytes throws(ParseError) in try DownloadRequest(parsing: bytes)
             }
-            if let allowList = context.allowList, !allowList.allows(download.url.host) {
-                throw ProxyFailure(status: 403, "\(download.url.host) is not on the proxy's allow-list")
-            }
+            try context.checkAllowed([download.url])
             guard let status = context.downloads.start(download, context: context) else {
                 throw ProxyFailure(status: 503, "the proxy is shutting down")
             }

@@ -111,9 +111,7 @@ struct RequestRouter: Sendable {
     /// Serves an origin URL through the cache: as a playlist when its name or its origin's
     /// content type says so, as bytes otherwise.
     private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        if let allowList = context.allowList, !allowList.allows(origin.host) {
-            throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
-        }
+        try context.checkAllowed([origin])
         let playlists = PlaylistResponder(context: context)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)

@@ -3,14 +3,26 @@ import CacheProxyParsing
 extension ProxyContext {
     /// Opens a playback session whose URLs start with `base` (`http://HOST:PORT`).
     func openSession(_ request: PlaybackSessionRequest, base: String) async throws(ProxyFailure) -> SessionEngine {
+        let limit = configuration.limits.maximumOpenSessions
+        guard sessions.openSessions.count < limit else { throw Self.tooManySessions(limit) }
         let id = Self.makeSessionID()
         let engine = try await SessionOpener(context: self).open(request, id: id, base: base + "/sessions/" + id)
-        guard sessions.add(engine) else {
+        switch sessions.add(engine, limit: limit) {
+        case nil:
+            break
+        case .shuttingDown?:
             engine.close()
             throw ProxyFailure(status: 503, "the proxy is shutting down")
+        case .tooMany(let limit)?:
+            engine.close()
+            throw Self.tooManySessions(limit)
         }
         logger.debug("session opened", metadata: ["session": "\(id)", "urls": "\(request.urls.map(\.string))"])
         return engine
+    }
+
+    private static func tooManySessions(_ limit: Int) -> ProxyFailure {
+        ProxyFailure(status: 429, "\(limit) sessions are open: close one (DELETE /sessions/ID) or let an idle one expire")
     }
 
     /// Every open session, then the last closed ones.

@@ -19,15 +19,23 @@ final class SessionRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    /// Adds an opened session; false once the proxy is shutting down (the caller closes it).
-    func add(_ engine: SessionEngine) -> Bool {
+    /// Why a session could not be added.
+    enum Refusal: Error {
+        case shuttingDown
+        case tooMany(Int)
+    }
+
+    /// Adds an opened session, unless the proxy is shutting down or `limit` sessions are open
+    /// (the caller then closes it).
+    func add(_ engine: SessionEngine, limit: Int) -> Refusal? {
         state.withLock { state in
-            guard !state.isShutDown else { return false }
+            guard !state.isShutDown else { return .shuttingDown }
+            guard state.open.count < limit else { return .tooMany(limit) }
             state.open[engine.id] = engine
             if state.sweeper == nil {
                 state.sweeper = Task { [weak self] in await self?.sweep() }
             }
-            return true
+            return nil
         }
     }
 
