@@ -41,6 +41,8 @@ measure() {
     local before after output
     before=$(cpu_ticks "$@")
     output=$(wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d3s -s Benchmarks/proxy/ranges.lua "$url" -- $((200 * 1024 * 1024)))
+    # A refused or failed request is cheap and would flatter a build: none may be counted.
+    if grep -q -E "Non-2xx|Socket errors" <<<"$output"; then grep -E "Non-2xx|Socket errors" <<<"$output" | sed "s#^#    $url: #" >&2; fi
     after=$(cpu_ticks "$@")
     awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" '
         /requests in/ { requests = $1 } /^Requests\/sec:/ { rate = $2 }
@@ -56,4 +58,12 @@ for round in $(seq 1 "$rounds"); do
         read -r rate cpu <<<"$row"
         printf " %12s (%5s)" "$rate" "$cpu"
     done | { printf "%-6s" "$round"; cat; echo; }
+done
+# How each build answered: hits from the raw request bytes among its requests.
+for port in "$old_port" "$PROXY_PORT"; do
+    curl -sf "http://127.0.0.1:$port/status" | python3 -c '
+import json, sys
+traffic = json.load(sys.stdin)["traffic"]
+print("port %s: %d of %d requests answered from the raw request bytes" % (sys.argv[1], traffic.get("hitsFromRawRequests", 0), traffic["requests"]))
+' "$port"
 done

@@ -73,6 +73,7 @@ public final class CacheProxy: Sendable {
               configuration.threads >= 1, (0...65535).contains(configuration.port) else {
             throw CacheProxyError(.invalidConfiguration, "concurrency, chunk size and threads must be at least 1, the port 0...65535")
         }
+        _ = try configuration.security.requestPolicy(publicURL: configuration.publicURL)
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -129,6 +130,7 @@ public final class CacheProxy: Sendable {
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
+            context.upstream.originGuard.listening(on: port)
             // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
             do {
                 try store.setControlAddress(context.baseURL(for: nil))

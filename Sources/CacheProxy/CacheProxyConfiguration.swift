@@ -37,6 +37,13 @@ public struct CacheProxyConfiguration: Sendable {
     public var orphanFetchLimit: UInt64
     /// Event loop threads. Default: the number of cores.
     public var threads: Int
+    /// The base of every URL the proxy writes (`http://192.168.1.5:9000`, or the address a
+    /// reverse proxy in front of it answers at); nil: its listening address. Requests may name
+    /// its host in `Host`.
+    public var publicURL: String?
+    /// Who may use the proxy: the names requests may reach it by, the web origins allowed
+    /// across sites, the control token. The defaults keep every web page out.
+    public var security = Security()
 
     public init() {
         host = "127.0.0.1"

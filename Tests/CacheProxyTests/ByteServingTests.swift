@@ -110,9 +110,9 @@ struct ByteServingTests {
             let connection = try RawConnection(port: harness.port)
             let target = "/proxy?url=" + percentEncoded(harness.origin.url("/v/seg.ts"))
             for _ in 0..<3 {
-                connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\n\r\n")
+                connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=0-9\r\n\r\n")
             }
-            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\nConnection: close\r\n\r\n")
+            connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=10-19\r\nConnection: close\r\n\r\n")
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(10))
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(closed)

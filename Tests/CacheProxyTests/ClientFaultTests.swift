@@ -76,7 +76,7 @@ struct ClientFaultTests {
             harness.origin.set("/small.ts", .init(Array(Self.body[0..<1000])))
             _ = try await harness.get("/small.ts")
             let connection = try RawConnection(port: harness.port)
-            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/small.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/small.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             let clock = ContinuousClock()
             let start = clock.now
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
@@ -99,14 +99,14 @@ struct ClientFaultTests {
             let target = "/proxy?url=\(percentEncoded(harness.origin.url("/big.ts")))"
             let before = try #require(harness.proxy.status?.traffic)
             let connection = try RawConnection(port: harness.port, receiveBufferSize: 4096)
-            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             try await waitUntil("the proxy counts the connection and answers the request that will stall") {
                 let traffic = harness.proxy.status?.traffic
                 return (traffic?.requests ?? 0) > before.requests && (traffic?.openConnections ?? 0) > before.openConnections
             }
             // Served meanwhile, on a connection of its own that ends with its response.
             let other = try RawConnection(port: harness.port)
-            other.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\nConnection: close\r\n\r\n")
+            other.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=0-9\r\nConnection: close\r\n\r\n")
             #expect(await other.readResponse(timeout: .seconds(10))?.status == 206)
             // The stalled connection is not read from until the proxy has closed it: then only
             // the connections open before it remain.
@@ -136,7 +136,7 @@ struct ClientFaultTests {
             let connection = try RawConnection(port: harness.port, receiveBufferSize: 16384)
             // On a kept-alive connection, the head timeout then closes it once the response has left.
             let close = kind == .cachedOnAKeptAliveConnection ? "" : "Connection: close\r\n"
-            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: x\r\n\(close)\r\n")
+            connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\(close)\r\n")
             // 4 MB at under 2 MB/s: the response takes far longer than the stall and head timeouts.
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30), bytesPerSecond: 2_500_000)
             #expect(closed)

@@ -23,7 +23,7 @@ struct ConnectionReuseTests {
     }
 
     private func request(_ harness: ProxyHarness, _ path: String, _ range: Range<Int>, close: Bool = false) -> String {
-        "GET /proxy?url=\(percentEncoded(harness.origin.url(path))) HTTP/1.1\r\nHost: x\r\n"
+        "GET /proxy?url=\(percentEncoded(harness.origin.url(path))) HTTP/1.1\r\nHost: \(harness.host)\r\n"
             + "Range: bytes=\(range.lowerBound)-\(range.upperBound - 1)\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n"
     }
 

@@ -69,7 +69,7 @@ struct CorruptBlockTests {
         try await ProxyHarness.run(origin: origin, directory: directory) { harness in
             let wanted = Int(Self.damaged) - 1000..<Int(Self.damaged) + 1000
             let connection = try RawConnection(port: harness.port)
-            let request = "GET /proxy?url=\(percentEncoded(harness.origin.url("/seg.ts"))) HTTP/1.1\r\nHost: x\r\n"
+            let request = "GET /proxy?url=\(percentEncoded(harness.origin.url("/seg.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n"
                 + "Range: bytes=\(wanted.lowerBound)-\(wanted.upperBound - 1)\r\n\r\n"
             connection.send(request)
             let first = try #require(await connection.readResponse(timeout: .seconds(10)))

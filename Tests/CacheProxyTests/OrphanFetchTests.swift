@@ -36,7 +36,7 @@ struct OrphanFetchTests {
     /// client, and learns that it left only when the gate opens.
     private func startFetch(_ harness: ProxyHarness, gate: TestGate) async throws -> RawConnection {
         let connection = try RawConnection(port: harness.port)
-        connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/v.ts"))) HTTP/1.1\r\nHost: x\r\n\r\n")
+        connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/v.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
         try await waitUntil("the origin holds the body at the gate") { gate.arrivals == 1 }
         let received = await connection.readHead(andBody: Self.heldAt, timeout: .seconds(20))
         try #require(received, "the client received the bytes before the gate")

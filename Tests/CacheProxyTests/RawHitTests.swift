@@ -33,7 +33,7 @@ struct RawHitTests {
             let before = rawHits(harness)
             let connection = try RawConnection(port: harness.port)
             for start in [0, 70_000, 299_990] {
-                connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=\(start)-\(start + 9)\r\n\r\n")
+                connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=\(start)-\(start + 9)\r\n\r\n")
                 #expect(matches(await connection.readResponse(timeout: .seconds(10)), start..<start + 10))
             }
             #expect(rawHits(harness) == before + 3)
@@ -44,7 +44,7 @@ struct RawHitTests {
     func splitRequest() async throws {
         try await withCachedFile { harness, target in
             let connection = try RawConnection(port: harness.port)
-            let request = "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=5-14\r\n\r\n"
+            let request = "GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=5-14\r\n\r\n"
             let cut = request.index(request.startIndex, offsetBy: 20)
             connection.send(String(request[..<cut]))
             try await Task.sleep(for: .milliseconds(50))
@@ -65,9 +65,9 @@ struct RawHitTests {
             harness.origin.set("/slow.ts", .init(slow, faults: .init(chunkDelay: .milliseconds(20), chunkSize: 50_000)))
             let miss = "/proxy?url=" + percentEncoded(harness.origin.url("/slow.ts"))
             let connection = try RawConnection(port: harness.port)
-            connection.send("GET \(miss) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-299999\r\n\r\n"
-                + "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\n\r\n"
-                + "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=20-29\r\n\r\n")
+            connection.send("GET \(miss) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=0-299999\r\n\r\n"
+                + "GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=10-19\r\n\r\n"
+                + "GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=20-29\r\n\r\n")
             let first = try #require(await connection.readResponse(timeout: .seconds(20)))
             let intact = first.status == 206 && first.body.elementsEqual(slow[0..<300_000])
             #expect(intact, "the miss comes first, whole")
@@ -75,7 +75,7 @@ struct RawHitTests {
             #expect(matches(await connection.readResponse(timeout: .seconds(10)), 20..<30))
             // Once the miss has been answered, the connection's hits come from the raw bytes again.
             let before = rawHits(harness)
-            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=30-39\r\n\r\n")
+            connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=30-39\r\n\r\n")
             #expect(matches(await connection.readResponse(timeout: .seconds(10)), 30..<40))
             #expect(rawHits(harness) == before + 1)
         }
@@ -86,11 +86,11 @@ struct RawHitTests {
         try await withCachedFile { harness, target in
             let before = rawHits(harness)
             let connection = try RawConnection(port: harness.port)
-            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-9\r\n\r\n")
+            connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-9\r\n\r\n")
             #expect(matches(await connection.readResponse(timeout: .seconds(10)), 0..<10))
-            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\n\r\n")
+            connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=10-19\r\n\r\n")
             #expect(matches(await connection.readResponse(timeout: .seconds(10)), 10..<20))
-            connection.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send("GET /status HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             #expect(await connection.readResponse(timeout: .seconds(10))?.status == 200)
             #expect(rawHits(harness) == before)
         }

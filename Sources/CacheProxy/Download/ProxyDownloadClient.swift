@@ -14,9 +14,12 @@ import NIOHTTP1
 public struct ProxyDownloadClient: Sendable {
     /// The proxy's base URL, `http://HOST:PORT`.
     public let baseURL: String
+    /// The proxy's control token, when it was started with one.
+    public let controlToken: String?
 
-    public init(baseURL: String) {
+    public init(baseURL: String, controlToken: String? = nil) {
         self.baseURL = baseURL
+        self.controlToken = controlToken
     }
 
     /// Starts a download (`POST /downloads`).
@@ -38,6 +41,7 @@ public struct ProxyDownloadClient: Sendable {
     private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil) async throws(CacheProxyError) -> DownloadStatus {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
+        if let controlToken { request.headers.add(name: "Authorization", value: "Bearer \(controlToken)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
@@ -56,7 +60,9 @@ public struct ProxyDownloadClient: Sendable {
             throw CacheProxyError(.originFailed, "the proxy at \(baseURL) does not answer")
         }
         guard (200..<300).contains(status) else {
-            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(bytes)))?.error ?? "status \(status)"
+            // Control routes answer JSON errors; a request the proxy's guard refuses, one plain line.
+            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(bytes)))?.error
+                ?? String(decoding: bytes.prefix(200).prefix { $0 != 10 }, as: UTF8.self) + " (status \(status))"
             throw CacheProxyError(.invalidRequest, "the proxy at \(baseURL) refused the download: \(message)")
         }
         do {

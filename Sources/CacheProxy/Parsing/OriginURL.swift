@@ -87,7 +87,8 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { string }
 
-    private static func splitAuthority(_ authority: [UInt8]) throws(ParseError) -> (String, Int?) {
+    /// Splits `host[:port]` (an IPv6 literal in brackets), lower-casing the host.
+    static func splitAuthority(_ authority: [UInt8]) throws(ParseError) -> (String, Int?) {
         guard !authority.isEmpty else { throw ParseError(.missing, "URL without a host") }
         var hostEnd = authority.count
         var portStart: Int?

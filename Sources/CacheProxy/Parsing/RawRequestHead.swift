@@ -2,8 +2,9 @@
 /// hits. Only the plain form that players send is read: a request line of a token method, a
 /// target of visible ASCII and `HTTP/1.0` or `HTTP/1.1`; header lines of a token name and a value
 /// of visible ASCII, spaces and tabs; CRLF line ends; no body (no `Transfer-Encoding`, a
-/// `Content-Length` of 0 at most), no `Expect` or `Upgrade`, at most one `Range`, `If-Range` and
-/// `Connection`. Anything else is `notPlain`: it is left to a full HTTP/1.1 parser.
+/// `Content-Length` of 0 at most), no `Expect` or `Upgrade`, at most one `Range`, `If-Range`,
+/// `Connection`, `Host` and `Origin`. Anything else is `notPlain`: it is left to a full HTTP/1.1
+/// parser.
 ///
 /// ```swift
 /// switch RawRequestHead.read(bytes) {
@@ -35,6 +36,10 @@ public struct RawRequestHead: Sendable, Hashable {
     public let range: String?
     public let ifRange: String?
     public let connection: ConnectionOption
+    /// The `Host` the client named the proxy by (checked against DNS rebinding).
+    public let host: String?
+    /// The `Origin` of the page that sent the request, if a browser did.
+    public let origin: String?
 
     /// Whether the connection stays open after the response (RFC 9112 section 9.3).
     public var keepAlive: Bool {
@@ -62,7 +67,8 @@ public struct RawRequestHead: Sendable, Hashable {
                 if let (method, target, minorVersion) = requestLine {
                     if line.isEmpty {
                         return .head(RawRequestHead(method: method, target: target, minorVersion: minorVersion, range: fields.range,
-                                                    ifRange: fields.ifRange, connection: fields.connection ?? .unspecified),
+                                                    ifRange: fields.ifRange, connection: fields.connection ?? .unspecified,
+                                                    host: fields.host, origin: fields.origin),
                                      length: index + 1)
                     }
                     fieldCount += 1
@@ -83,14 +89,14 @@ public struct RawRequestHead: Sendable, Hashable {
     private static let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
 
     private static func parseRequestLine(_ line: Slice<UnsafeRawBufferPointer>) -> (String, String, Int)? {
-        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
-              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " "))
+        guard let firstSpace = firstIndex(of: UInt8(ascii: " "), in: line),
+              let secondSpace = firstIndex(of: UInt8(ascii: " "), in: line[(firstSpace + 1)...])
         else { return nil }
         let method = line[..<firstSpace]
         let target = line[(firstSpace + 1)..<secondSpace]
         let version = line[(secondSpace + 1)...]
         guard !method.isEmpty, method.allSatisfy(isTokenByte), !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              version.count == 8, version.starts(with: "HTTP/1.".utf8), let minor = version.last,
+              version.count == 8, matches(version.prefix(7), "HTTP/1.", ignoringCase: false), let minor = version.last,
               minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1")
         else { return nil }
         return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), Int(minor - UInt8(ascii: "0")))
@@ -101,11 +107,13 @@ public struct RawRequestHead: Sendable, Hashable {
         var range: String?
         var ifRange: String?
         var connection: ConnectionOption?
+        var host: String?
+        var origin: String?
         var sawContentLength = false
 
         /// Reads one field line; false when it is not plain.
         mutating func read(_ line: Slice<UnsafeRawBufferPointer>) -> Bool {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return false }
+            guard let colon = RawRequestHead.firstIndex(of: UInt8(ascii: ":"), in: line), colon > line.startIndex else { return false }
             let name = line[..<colon]
             let rawValue = line[(colon + 1)...]
             guard name.allSatisfy(RawRequestHead.isTokenByte),
@@ -118,6 +126,12 @@ public struct RawRequestHead: Sendable, Hashable {
             } else if RawRequestHead.equalsIgnoringCase(name, "if-range") {
                 guard ifRange == nil else { return false }
                 ifRange = String(decoding: value, as: UTF8.self)
+            } else if RawRequestHead.equalsIgnoringCase(name, "host") {
+                guard host == nil else { return false }
+                host = String(decoding: value, as: UTF8.self)
+            } else if RawRequestHead.equalsIgnoringCase(name, "origin") {
+                guard origin == nil else { return false }
+                origin = String(decoding: value, as: UTF8.self)
             } else if RawRequestHead.equalsIgnoringCase(name, "connection") {
                 guard connection == nil else { return false }
                 if RawRequestHead.equalsIgnoringCase(value, "close") {
@@ -150,11 +164,31 @@ public struct RawRequestHead: Sendable, Hashable {
 
     /// Whether `bytes` spell `word` (lower case) in any ASCII case.
     private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: StaticString) -> Bool {
+        matches(bytes, word, ignoringCase: true)
+    }
+
+    /// Whether `bytes` spell `word`, exactly or (`word` in lower case) in any ASCII case. Byte
+    /// loops over the buffer: the generic `Sequence` algorithms cost a good part of a hit here.
+    private static func matches(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: StaticString, ignoringCase: Bool) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
         let wanted = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        return zip(bytes, wanted).allSatisfy { byte, lower in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == lower
+        var offset = 0
+        for byte in bytes {
+            let folded = ignoringCase && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            guard folded == wanted[offset] else { return false }
+            offset += 1
         }
+        return true
+    }
+
+    /// The index of the first `byte` in `bytes`.
+    private static func firstIndex(of byte: UInt8, in bytes: Slice<UnsafeRawBufferPointer>) -> Int? {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes.base[index] == byte { return index }
+            index += 1
+        }
+        return nil
     }
 
     private static func trimmed(_ value: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {

@@ -79,7 +79,7 @@ extension UpstreamError {
         switch code {
         case .unreachable, .truncated: true
         case .status(let status): status >= 500 || status == 429
-        case .invalidResponse, .tooLarge, .storeFull: false
+        case .invalidResponse, .tooLarge, .storeFull, .refused: false
         }
     }
 }

@@ -9,6 +9,7 @@ enum ProxyServer {
 
     static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
         let configuration = context.configuration
+        let policy = try configuration.security.requestPolicy(publicURL: configuration.publicURL)
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         // The request line counts as a field, so the per-field limit also bounds the target.
         decoderLimits.maxHeaderFieldSize = max(configuration.limits.requestTarget.maximumLength + 32, 1024)
@@ -34,8 +35,9 @@ enum ProxyServer {
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)
                     context.heldFiles.add(responder, on: channel.eventLoop)
                     let fence = ResponseFence()
+                    let gate = RequestGate(policy: policy, channel: channel)
                     let rawHits = RawHitHandler(
-                        responder: responder, fence: fence, counters: context.counters,
+                        responder: responder, fence: fence, gate: gate, counters: context.counters,
                         headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
                     try pipeline.addHandler(fileHandles)
                     // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
@@ -47,6 +49,8 @@ enum ProxyServer {
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
                     // Below every handler that answers, so that it sees every response end.
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
+                    // Before every handler that answers a request (new routes are guarded by default).
+                    try pipeline.addHandler(RequestGuardHandler(gate: gate))
                     try pipeline.addHandler(CacheHitHandler(responder: responder))
                     return try Connection(wrappingChannelSynchronously: channel)
                 }

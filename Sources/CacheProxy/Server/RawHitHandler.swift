@@ -8,7 +8,9 @@ import NIOHTTP1
 /// beyond its three system calls.
 ///
 /// Every other request goes on to the decoder, whole and in order, and is answered there
-/// (`CacheHitHandler`, or the asynchronous path). A hit is answered here only when every request
+/// (`CacheHitHandler`, or the asynchronous path), and so does one the connection's
+/// `RequestGate` does not admit here (a `Host` that is not the proxy's, an `Origin`): the
+/// `RequestGuardHandler` behind the decoder answers it. A hit is answered here only when every request
 /// handed on has been answered (the connection's `ResponseFence`), so responses never overtake
 /// each other. Bytes that are not plain HTTP (a bare LF, a body, an
 /// `Expect`, too long a head) hand the rest of the connection to the decoder for good.
@@ -29,14 +31,17 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let responder: HitResponder
     private let fence: ResponseFence
+    /// Whether a request may be answered here at all (its `Host`, its `Origin`).
+    private let gate: RequestGate
     private let counters: ProxyCounters
     private let headLimit: Int
     private let fieldLimit: Int
     private var state = State.reading(ByteBuffer())
 
-    init(responder: HitResponder, fence: ResponseFence, counters: ProxyCounters, headLimit: Int, fieldLimit: Int) {
+    init(responder: HitResponder, fence: ResponseFence, gate: RequestGate, counters: ProxyCounters, headLimit: Int, fieldLimit: Int) {
         self.responder = responder
         self.fence = fence
+        self.gate = gate
         self.counters = counters
         self.headLimit = headLimit
         self.fieldLimit = fieldLimit
@@ -82,7 +87,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireChannelRead(wrapInboundOut(buffer))
                 return
             case .head(let head, let length):
-                if fence.isClear, let answer = answer(head, allocator: context.channel.allocator) {
+                if fence.isClear, gate.admitsRawHit(head), let answer = answer(head, allocator: context.channel.allocator) {
                     buffer.moveReaderIndex(forwardBy: length)
                     state = .reading(buffer)
                     send(answer, context: context)

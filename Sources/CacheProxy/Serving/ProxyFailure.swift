@@ -22,6 +22,7 @@ struct ProxyFailure: Error, Sendable, CustomStringConvertible {
         switch error.code {
         case .status(let status) where (400..<500).contains(status) && status != 416: self.init(status: status, error.message)
         case .unreachable: self.init(status: 502, "origin unreachable and not cached: \(error.message)")
+        case .refused: self.init(status: 403, error.message)
         default: self.init(status: 502, error.message)
         }
     }

@@ -13,6 +13,8 @@ final class Upstream: Sendable {
     let express: UpstreamLane
     let segments: UpstreamLane
     let breakers: OriginBreakers
+    /// What every hop and every connection to an origin is checked against.
+    let originGuard: OriginGuard
     private let expressClient: HTTPClient
     private let segmentClient: HTTPClient
     private let store: CacheStore
@@ -28,14 +30,23 @@ final class Upstream: Sendable {
         express = UpstreamLane(kind: .express, capacity: configuration.expressConcurrency)
         segments = UpstreamLane(kind: .segment, capacity: configuration.segmentConcurrency)
         breakers = OriginBreakers(configuration: configuration.breaker)
-        expressClient = Self.makeClient(group: group, connections: configuration.expressConcurrency, configuration: configuration)
-        segmentClient = Self.makeClient(group: group, connections: configuration.segmentConcurrency, configuration: configuration)
+        originGuard = OriginGuard(configuration: configuration)
+        expressClient = Self.makeClient(group: group, connections: configuration.expressConcurrency, configuration: configuration,
+                                        originGuard: originGuard)
+        segmentClient = Self.makeClient(group: group, connections: configuration.segmentConcurrency, configuration: configuration,
+                                        originGuard: originGuard)
     }
 
-    private static func makeClient(group: any EventLoopGroup, connections: Int, configuration: CacheProxyConfiguration) -> HTTPClient {
+    private static func makeClient(
+        group: any EventLoopGroup, connections: Int, configuration: CacheProxyConfiguration, originGuard: OriginGuard
+    ) -> HTTPClient {
+        // Redirects are followed by the guard, which checks each hop.
         var settings = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            redirectConfiguration: .disallow,
             timeout: .init(connect: .init(configuration.timeouts.originConnect), read: .init(configuration.timeouts.originRead)))
+        // Where each connection actually leads is checked once it is made, whatever DNS said before.
+        settings.http1_1ConnectionDebugInitializer = originGuard.checkConnection
+        settings.http2ConnectionDebugInitializer = originGuard.checkConnection
         settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connections))
         // An unreachable origin must fail at once so the breaker and offline serving take over;
         // retrying connections would hold every request for the whole connect timeout.
@@ -66,13 +77,16 @@ final class Upstream: Sendable {
         if let range { request.headers.add(name: "Range", value: range) }
         counters.upstreamRequestStarted()
         do {
-            let response = try await client(lane).execute(
-                request, deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger)
+            let response = try await originGuard.execute(
+                request, to: origin, client: client(lane), deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger)
             breakers.recordSuccess(origin.authority)
             return response
         } catch is CancellationError {
             breakers.recordAbandoned(origin.authority)
             throw CancellationError()
+        } catch let refusal as UpstreamError where refusal.code == .refused {
+            breakers.recordAbandoned(origin.authority)
+            throw refusal
         } catch {
             breakers.recordFailure(origin.authority)
             logger.debug("origin unreachable", metadata: ["url": "\(origin)", "error": "\(error)"])

@@ -13,6 +13,9 @@ struct UpstreamError: Error, Sendable, CustomStringConvertible {
         case tooLarge
         /// The store had no room for the bytes (everything left is pinned or being filled).
         case storeFull
+        /// A hop is one the proxy must not fetch (`OriginGuard`: itself, link-local, private
+        /// addresses on a shared server, a redirect off the allow-list).
+        case refused
     }
 
     var code: Code

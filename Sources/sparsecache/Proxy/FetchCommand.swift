@@ -34,6 +34,8 @@ struct FetchCommand: AsyncParsableCommand {
     var pin = false
     @Option(help: "Fetches at once.") var concurrency = 4
     @Option(help: "Tries per resource before giving up.") var attempts = 4
+    @Option(name: .customLong("control-token"), help: "The control token of the proxy that holds the cache directory, if it has one.")
+    var controlToken: String?
 
     func run() async throws {
         let directory = cacheDirectory.path
@@ -45,7 +47,7 @@ struct FetchCommand: AsyncParsableCommand {
             store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(fileOptions: fileOptions))
         } catch where error.code == .locked {
             // Another process writes this store: a running proxy takes the download instead.
-            try await HandedDownload(directory: directory, request: try downloadRequest()).run()
+            try await HandedDownload(directory: directory, request: try downloadRequest(), controlToken: controlToken).run()
             return
         } catch {
             throw CommandFailure(code: .failure, message: error.message)

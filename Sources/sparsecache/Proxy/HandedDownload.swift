@@ -13,6 +13,8 @@ import Darwin
 struct HandedDownload {
     let directory: String
     let request: DownloadRequest
+    /// The proxy's control token (`serve --control-token`), when it has one.
+    let controlToken: String?
     /// How often the proxy is asked how far the download came.
     static let pollInterval: Duration = .milliseconds(200)
 
@@ -24,7 +26,7 @@ struct HandedDownload {
             let process = holder.processIdentifier.map { "process \($0)" } ?? "another process"
             throw CommandFailure(code: .failure, message: "\(directory) is in use by \(process), which takes no downloads: wait for it to finish, or use another --cache-dir")
         }
-        let client = ProxyDownloadClient(baseURL: address)
+        let client = ProxyDownloadClient(baseURL: address, controlToken: controlToken)
         let display = ProgressDisplay()
         let started: DownloadStatus
         do {

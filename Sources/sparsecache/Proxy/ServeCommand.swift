@@ -29,6 +29,15 @@ struct ServeCommand: AsyncParsableCommand {
     var allowNonLoopback = false
     @Option(name: .customLong("allow-host"), help: "Only fetch from this origin host (repeatable; *.example.com matches subdomains).")
     var allowedHosts: [String] = []
+    @Option(name: .customLong("allow-request-host"),
+            help: "Also answer requests that name the proxy HOST or HOST:PORT in Host (repeatable; others get 421).")
+    var allowedRequestHosts: [String] = []
+    @Option(name: .customLong("allow-origin"),
+            help: "Let pages from this web origin (https://app.example) use the proxy: CORS headers, state changes (repeatable).")
+    var allowedOrigins: [String] = []
+    @Option(name: .customLong("control-token"),
+            help: "Require Authorization: Bearer TOKEN on the control routes (/status, /prefetch, /sessions, ...; not /proxy).")
+    var controlToken: String?
     @Option(name: .customLong("segment-concurrency"), help: "Segment fetches that may run at once.")
     var segmentConcurrency = 32
     @Option(name: .customLong("express-concurrency"), help: "Playlist, init segment, key and probe fetches that may run at once.")
@@ -62,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.allowsNonLoopback = allowNonLoopback
         configuration.allowedHosts = allowedHosts.isEmpty ? nil : allowedHosts
+        configuration.security.allowedRequestHosts = allowedRequestHosts
+        configuration.security.allowedOrigins = allowedOrigins
+        configuration.security.controlToken = controlToken
         configuration.segmentConcurrency = segmentConcurrency
         configuration.expressConcurrency = expressConcurrency
         if let threads { configuration.threads = threads }

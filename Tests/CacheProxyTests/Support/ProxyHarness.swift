@@ -69,6 +69,9 @@ struct ProxyHarness {
         try store.close()
     }
 
+    /// The proxy as a player names it in `Host`.
+    var host: String { "127.0.0.1:\(port)" }
+
     /// The proxy URL of an origin path.
     func proxyURL(_ path: String) -> String {
         proxyURL(forOrigin: origin.url(path))

@@ -1,0 +1,35 @@
+/// Which of the proxy's guards a route needs, decided by its path alone: the one table every
+/// request is looked up in before it is routed.
+///
+/// Players' routes (`/proxy` and a session's playlist and media) are ``media``: a player cannot
+/// add headers, so they never need the control token, and they take GET and HEAD only.
+/// Every other path is ``control``: `/status`, `/metrics`, `/entries`, `/prefetch`,
+/// `/sessions`, `/downloads`, and any route added later unless it is added to this table.
+public enum RouteAccess: Sendable, Hashable {
+    case media
+    case control
+
+    /// The media routes; `*` is one path segment.
+    static let mediaRoutes: [[String]] = [
+        ["proxy"],
+        ["sessions", "*", "index.m3u8"],
+        ["sessions", "*", "proxy"],
+    ]
+
+    /// The access a request target needs (its query, if any, is ignored).
+    public init(target: some Collection<UInt8>) {
+        let path = target.prefix { $0 != UInt8(ascii: "?") }
+        // "/a/b" splits into "", "a", "b"; a target not starting with "/" matches nothing.
+        guard path.first == UInt8(ascii: "/") else {
+            self = .control
+            return
+        }
+        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        let isMedia = Self.mediaRoutes.contains { route in
+            route.count == segments.count && zip(route, segments).allSatisfy { pattern, segment in
+                pattern == "*" ? !segment.isEmpty : segment.elementsEqual(pattern.utf8)
+            }
+        }
+        self = isMedia ? .media : .control
+    }
+}

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+package import CacheProxyParsing
+import HLS
+import Logging
+import NIOCore
+import Synchronization
+
+/// Keeps the proxy from fetching what no page, playlist or origin may reach through it
+/// (request forgery towards the origin side). It refuses:
+/// - the proxy itself (its own address and port: a loop);
+/// - link-local addresses, always (169.254.0.0/16, fe80::/10: cloud metadata services);
+/// - on a proxy that listens on an address other than loopback (a shared server), this host's
+///   and private addresses too (127.0.0.0/8, ::1, 0.0.0.0/8, ::, 10/8, 172.16/12, 192.168/16,
+///   fc00::/7), unless the allow-list (`--allow-host`) names the host that resolved to them.
+///
+/// Every hop is checked twice: before connecting, on all the addresses its host resolves to
+/// (so a refusal is a clear `403` even when nothing would answer there), and once connected, on
+/// the address the connection actually reached (``checkConnection(_:)``, the HTTP clients'
+/// connection initializer), so a name that resolves elsewhere the second time (DNS rebinding)
+/// is caught as well. Redirects are followed here rather than by the client, so that every hop
+/// passes both checks and the allow-list.
+package final class OriginGuard: Sendable {
+    /// Redirects followed for one request at most.
+    static let maximumRedirects = 5
+    /// How long a host's addresses are reused for the check before connecting. The check on the
+    /// connection needs no lookup and is the one that holds, so this only spares a lookup per
+    /// request.
+    private static let lookupLifetime = Duration.seconds(30)
+    private static let lookupCapacity = 256
+
+    private let exposed: Bool
+    private let boundAddress: IPAddress?
+    private let allowList: HostAllowList?
+    private let resolver: OriginResolver
+    private let listeningPort = Mutex<Int?>(nil)
+    private let lookups = Mutex<[String: (addresses: [IPAddress], until: ContinuousClock.Instant)]>([:])
+    /// Private and this host's addresses that hosts the allow-list names resolved to: on a
+    /// shared server, the only ones of their kind a connection may reach.
+    private let vouched = Mutex<[IPAddress: ContinuousClock.Instant]>([:])
+
+    package init(configuration: CacheProxyConfiguration) {
+        exposed = !CacheProxy.isLoopback(configuration.host)
+        boundAddress = IPAddress(literal: configuration.host)
+        allowList = HostAllowList(configuration.allowedHosts)
+        resolver = configuration.security.resolver
+    }
+
+    /// Tells the guard the port the proxy listens on, once it does.
+    package func listening(on port: Int?) {
+        listeningPort.withLock { $0 = port }
+    }
+
+    /// Sends `request` to `origin`, following redirects (at most ``maximumRedirects``, no cycles)
+    /// and checking every hop before it is sent.
+    ///
+    /// - Throws: ``UpstreamError/Code/refused`` for a forbidden hop; the client's errors.
+    func execute(_ request: HTTPClientRequest, to origin: OriginURL, client: HTTPClient, deadline: NIODeadline, logger: Logger)
+        async throws -> HTTPClientResponse
+    {
+        var request = request
+        var url = origin
+        var seen: Set<String> = [origin.string]
+        for hop in 0...Self.maximumRedirects {
+            try await check(url)
+            request.url = url.string
+            let response = try await client.execute(request, deadline: deadline, logger: logger)
+            guard [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "location") else {
+                return response
+            }
+            try await Self.discard(response.body)
+            guard hop < Self.maximumRedirects else { break }
+            guard let target = HLSBaseURL(url.string)?.resolve(location), let next = try? OriginURL(parsing: target) else {
+                throw UpstreamError(.invalidResponse, "\(url): a redirect to \(location.prefix(200)), which the proxy does not fetch")
+            }
+            guard seen.insert(next.string).inserted else { throw UpstreamError(.invalidResponse, "\(origin): a redirect cycle") }
+            url = next
+        }
+        throw UpstreamError(.invalidResponse, "\(origin): more than \(Self.maximumRedirects) redirects")
+    }
+
+    /// The check before connecting: the allow-list, then every address the host resolves to.
+    ///
+    /// - Throws: `UpstreamError` (``UpstreamError/Code/refused``, or `unreachable` when the
+    ///   name does not resolve).
+    package func check(_ url: OriginURL) async throws {
+        if let allowList, !allowList.allows(url.host) {
+            throw UpstreamError(.refused, "\(url.host) is not on the proxy's allow-list")
+        }
+        // Past the allow-list, a host is named by it whenever there is one.
+        let named = allowList != nil
+        let addresses = try await addresses(of: url.host)
+        let port = url.port ?? (url.scheme == .http ? 80 : 443)
+        for address in addresses {
+            if let reason = refusal(of: address, port: port, local: nil, vouched: named) {
+                throw UpstreamError(.refused, "\(url.authority) resolves to \(address), \(reason)")
+            }
+        }
+        guard named && exposed else { return }
+        let until = ContinuousClock.now + Self.lookupLifetime * 10
+        vouched.withLock { vouched in
+            if vouched.count >= Self.lookupCapacity { vouched = vouched.filter { $0.value > .now } }
+            if vouched.count >= Self.lookupCapacity { vouched.removeAll() }
+            for address in addresses where address.scope != .global { vouched[address] = until }
+        }
+    }
+
+    /// The HTTP clients' connection initializer: refuses, and closes, a connection whose peer
+    /// is an address the proxy must not reach.
+    @Sendable func checkConnection(_ channel: any Channel) -> EventLoopFuture<Void> {
+        guard let remote = channel.remoteAddress, let address = IPAddress(remote) else {
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        let isVouched = vouched.withLock { $0[address].map { $0 > .now } ?? false }
+        let local = channel.localAddress.flatMap(IPAddress.init)
+        guard let reason = refusal(of: address, port: remote.port ?? 0, local: local, vouched: isVouched) else {
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        channel.close(promise: nil)
+        return channel.eventLoop.makeFailedFuture(UpstreamError(.refused, "the connection reached \(address), \(reason)"))
+    }
+
+    /// Why the proxy may not connect to `address` on `port`; nil when it may. `local` is the
+    /// proxy's end of a connection made, `vouched` whether the allow-list named a host that
+    /// resolved to it.
+    private func refusal(of address: IPAddress, port: Int, local: IPAddress?, vouched: Bool) -> String? {
+        let scope = address.scope
+        if scope == .linkLocal { return "a link-local address, never fetched" }
+        if port == listeningPort.withLock({ $0 }), scope == .thisHost || address == boundAddress || address == local {
+            return "the proxy itself"
+        }
+        if exposed, scope != .global, !vouched {
+            return "a private or loopback address, refused on a proxy listening beyond loopback unless --allow-host names the host"
+        }
+        return nil
+    }
+
+    private func addresses(of host: String) async throws(UpstreamError) -> [IPAddress] {
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let cached = lookups.withLock({ $0[name] }), cached.until > .now { return cached.addresses }
+        let addresses: [IPAddress]
+        do {
+            addresses = try await resolver.addresses(name)
+        } catch let error as UpstreamError {
+            throw error
+        } catch {
+            throw UpstreamError(.unreachable, "\(host) could not be resolved: \(error)")
+        }
+        let until = ContinuousClock.now + Self.lookupLifetime
+        lookups.withLock { lookups in
+            if lookups.count >= Self.lookupCapacity { lookups.removeAll() }
+            lookups[name] = (addresses, until)
+        }
+        return addresses
+    }
+
+    /// Reads and drops a redirect's body, up to 64 KiB: a longer one ends its connection.
+    private static func discard(_ body: HTTPClientResponse.Body) async throws {
+        var left = 64 * 1024
+        for try await chunk in body {
+            left -= chunk.readableBytes
+            if left < 0 { return }
+        }
+    }
+}

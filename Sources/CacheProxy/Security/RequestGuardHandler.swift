@@ -1,0 +1,109 @@
+import CacheProxyParsing
+import NIOCore
+import NIOHTTP1
+
+/// Judges every request SwiftNIO's HTTP decoder delivers by the request policy, before any
+/// handler may answer it (`CacheHitHandler` and the asynchronous path sit behind it, so a new
+/// route is guarded without doing anything). A refused request is answered here, with its
+/// status and a one-line reason, once its body has been read and dropped; an approved CORS
+/// preflight gets its `204`. A request from an allowed origin goes on, and its response gets
+/// the CORS headers here on its way out.
+///
+/// It sits below `RequestHeadTimeoutHandler`, which must see the ends of its answers too.
+final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        case idle
+        /// The request went on; its response names `corsOrigin` when set.
+        case forwarding(corsOrigin: String?)
+        /// The answer, sent when the request's end arrives.
+        case answering(HTTPResponseHead, body: ByteBuffer?)
+    }
+
+    /// What a page's script may read of a response besides the safelisted headers.
+    private static let exposedHeaders = "Content-Range, Accept-Ranges, ETag, Last-Modified"
+    private static let allowedMethods = "GET, HEAD, POST, DELETE"
+    private static let allowedHeaders = "Authorization, Content-Type, Range, If-Range"
+
+    private let gate: RequestGate
+    private var state = State.idle
+
+    init(gate: RequestGate) {
+        self.gate = gate
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .idle
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), state) {
+        case (.head(let head), _):
+            switch gate.verdict(for: head) {
+            case .pass(let corsOrigin):
+                state = .forwarding(corsOrigin: corsOrigin)
+                context.fireChannelRead(data)
+            case .approvePreflight(let origin):
+                state = .answering(Self.preflightApproval(head, origin: origin), body: nil)
+            case .refuse(let refusal):
+                let (response, body) = Self.refusal(refusal, to: head, allocator: context.channel.allocator)
+                state = .answering(response, body: body)
+            }
+        case (.body, .answering):
+            break
+        case (.end, .answering(let response, let body)):
+            state = .idle
+            context.write(wrapOutboundOut(.head(response)), promise: nil)
+            if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+            context.writeLastAndFlush(wrapOutboundOut(.end(nil)), keepAlive: response.isKeepAlive)
+        case (.body, _), (.end, _):
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .head(var head) = unwrapOutboundIn(data), case .forwarding(let corsOrigin?) = state else {
+            context.write(data, promise: promise)
+            return
+        }
+        head.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: corsOrigin)
+        head.headers.add(name: "Vary", value: "Origin")
+        head.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: Self.exposedHeaders)
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+
+    private static func preflightApproval(_ request: HTTPRequestHead, origin: String) -> HTTPResponseHead {
+        var headers: HTTPHeaders = [
+            "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Methods": allowedMethods,
+            "Access-Control-Allow-Headers": allowedHeaders, "Access-Control-Max-Age": "600", "Vary": "Origin",
+        ]
+        // Chrome asks before a public page reaches a private address (Private Network Access).
+        if request.headers.first(name: "access-control-request-private-network") == "true" {
+            headers.add(name: "Access-Control-Allow-Private-Network", value: "true")
+        }
+        return response(to: request, status: .noContent, headers: headers)
+    }
+
+    private static func refusal(_ refusal: RequestPolicy.Refusal, to request: HTTPRequestHead, allocator: ByteBufferAllocator)
+        -> (HTTPResponseHead, ByteBuffer?)
+    {
+        let body = allocator.buffer(string: refusal.reason + "\n")
+        var headers: HTTPHeaders = [
+            "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.readableBytes), "Cache-Control": "no-store",
+        ]
+        if let challenge = refusal.challenge { headers.add(name: "WWW-Authenticate", value: challenge) }
+        return (response(to: request, status: HTTPResponseStatus(statusCode: refusal.status), headers: headers),
+                request.method == .HEAD ? nil : body)
+    }
+
+    private static func response(to request: HTTPRequestHead, status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
+        var headers = headers
+        _ = ResponseFraming.apply(to: &headers, version: request.version, keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
+        return HTTPResponseHead(version: request.version, status: status, headers: headers)
+    }
+}
