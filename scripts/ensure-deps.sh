@@ -2,7 +2,8 @@
 # Installs the system packages SparseCache needs when they are missing (Debian/Ubuntu).
 # Usage: scripts/ensure-deps.sh [build|test|bench]
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
-#   test:  build + the real tools the end-to-end tests drive (ffmpeg, nginx)
+#   test:  build + the real tools the end-to-end tests drive (ffmpeg, nginx, chromium, GStreamer,
+#          mpv, VLC)
 #   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv)
 set -euo pipefail
 level=${1:-build}
@@ -14,6 +15,12 @@ pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
     command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+    # The dashboard is rendered in headless Chromium; players are checked for real.
+    command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    command -v gst-launch-1.0 >/dev/null 2>&1 || need+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+                                                       gstreamer1.0-plugins-bad gstreamer1.0-libav)
+    command -v mpv >/dev/null 2>&1 || need+=(mpv)
+    command -v cvlc >/dev/null 2>&1 || need+=(vlc-bin vlc-plugin-base)
 fi
 if [ "$level" = bench ]; then
     command -v wrk >/dev/null 2>&1 || need+=(wrk)

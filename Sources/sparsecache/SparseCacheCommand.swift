@@ -6,6 +6,12 @@ struct SparseCacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sparsecache",
         abstract: "Inspect, verify and repair SparseCache files, stores and HLS playlists.",
+        discussion: """
+            Store commands work on the per-user cache directory that `serve` uses ($XDG_CACHE_HOME/sparsecache, or \
+            ~/.cache/sparsecache) unless given a directory, as their first operand or with --cache-dir. \
+            Sizes (--max-size, --to) are \(SizeArgument.rule). \
+            Exit status: \(CommandFailure.Code.documented.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: "; ")).
+            """,
         subcommands: [
             FileCommand.self,
             InspectCommand.self,
@@ -25,6 +31,8 @@ struct SparseCacheCommand: AsyncParsableCommand {
             HLSCommand.self,
             ServeCommand.self,
             FetchCommand.self,
+            URLCommand.self,
+            HelpReferenceCommand.self,
         ]
     )
 }

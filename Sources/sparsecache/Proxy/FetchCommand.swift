@@ -42,6 +42,9 @@ struct FetchCommand: AsyncParsableCommand {
         let store: CacheStore
         do {
             store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(fileOptions: fileOptions))
+        } catch where error.code == .locked {
+            throw CommandFailure(code: .failure, message: error.message
+                + ", most likely a running `sparsecache serve`: stop it and run fetch again, or fetch into another directory with --cache-dir")
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }

@@ -2,10 +2,11 @@ import ArgumentParser
 import CacheStore
 import SparseFile
 
-/// `sparsecache get DIR KEY --range A-B`: prints the bytes, or exits 3 listing what is missing.
+/// `sparsecache get [DIR] KEY --range A-B`: prints the bytes, or exits 3 listing what is missing.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.")
+        commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.",
+        usage: StoreEntryArguments.usage("get", "--range <range>"))
 
     @OptionGroup var entry: StoreEntryArguments
     @Option(help: "Inclusive byte positions, as in HTTP: A-B.") var range: InclusiveRangeArgument

@@ -4,7 +4,7 @@ import CacheStore
 enum StoreOpening {
     static func open(_ directory: String, readOnly: Bool) throws(CommandFailure) -> CacheStore {
         if readOnly, !DirectoryCheck.isDirectory(directory) {
-            throw CommandFailure(code: .failure, message: "\(directory): no such store directory")
+            throw CommandFailure(code: .failure, message: "no store at \(directory) (serve, fetch, put or create makes one); name another with --cache-dir")
         }
         do {
             return try CacheStore.open(at: directory, readOnly: readOnly)
