@@ -92,6 +92,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
+            dependencies: ["SparseFile"],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),

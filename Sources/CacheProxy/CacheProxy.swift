@@ -130,6 +130,12 @@ public final class CacheProxy: Sendable {
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
+            // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
+            do {
+                try store.setControlAddress(context.baseURL(for: nil))
+            } catch {
+                logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
+            }
             finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
@@ -182,6 +188,7 @@ public final class CacheProxy: Sendable {
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
+        try? store.setControlAddress(nil)
         await running.context.sessions.shutdown()
         await running.context.downloads.shutdown()
         await running.context.prefetch.shutdown()

@@ -16,6 +16,7 @@ final class ProxyContext: Sendable {
     let sessions = SessionRegistry()
     let downloads = DownloadManager()
     let storeRoomWarning = StoreRoomWarning()
+    let heldFiles = HeldFiles()
     let allowList: HostAllowList?
     let logger: Logger
     let startedAt = ContinuousClock.now
@@ -34,8 +35,10 @@ final class ProxyContext: Sendable {
 }
 
 extension ProxyContext {
-    /// A response could not be stored for lack of room; warns at most once a minute.
+    /// A response could not be stored for lack of room: warns at most once a minute, and makes
+    /// idle connections let go of removed files, whose blocks they would keep allocated.
     func noteStoreHasNoRoom() {
-        storeRoomWarning.note(logger, freeBytes: nil)
+        storeRoomWarning.note(logger, freeBytes: store.space.freeBytes)
+        heldFiles.releaseRemoved(from: store)
     }
 }

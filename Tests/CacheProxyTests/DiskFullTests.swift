@@ -9,7 +9,7 @@ import TestSupport
 struct DiskFullTests {
     @Test("Responses pass through from the origin when nothing more fits on the disk, and caching resumes once space is free")
     func passThrough() async throws {
-        guard let filesystem = SmallFilesystem.mount(bytes: 3 << 20) else {
+        guard SmallFilesystem.isAvailable, let filesystem = try? SmallFilesystem(megabytes: 3) else {
             print("DiskFullTests: SKIPPED: mounting a tmpfs needs root")
             return
         }
@@ -38,14 +38,25 @@ struct DiskFullTests {
             }
             let traffic = try #require(harness.proxy.status?.traffic)
             #expect(traffic.bytesPassedThrough > 0 && traffic.brokenResponses == 0)
-            // Space comes back: the next resource is cached again.
+            // Space comes back: resources are cached again. Idle keep-alive connections may still
+            // hold the removed files open (their blocks stay allocated) until a response that
+            // finds no room makes them let go, and the store measures free space again at most a
+            // second after its last measurement: within a few seconds every new resource is
+            // cached whole.
             try harness.store.clear()
-            harness.origin.set("/after.ts", .init(TestBytes(seed: 200).bytes(0, 500_000)))
-            let after = try await harness.get("/after.ts").body == TestBytes(seed: 200).bytes(0, 500_000)
-            #expect(after)
             let store = harness.store
-            let cached = store.reader(for: store.key(for: harness.origin.url("/after.ts"))).file?.cachedLength(from: 0)
-            #expect(cached == 500_000)
+            var attempt = 0
+            let cachedAgain = try await SessionClient.eventually(timeout: .seconds(10)) {
+                attempt += 1
+                let body = TestBytes(seed: 200 + UInt64(attempt)).bytes(0, 500_000)
+                harness.origin.set("/after\(attempt).ts", .init(body))
+                let intact = try await harness.get("/after\(attempt).ts").body == body
+                #expect(intact)
+                return store.reader(for: store.key(for: harness.origin.url("/after\(attempt).ts"))).file?.cachedLength(from: 0) == 500_000
+            }
+            #expect(cachedAgain, "caching resumes once space is free")
+            // Room for the index the store saves when it closes.
+            try store.clear()
         }
     }
 }

@@ -1,44 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
-/// A real filesystem of a few megabytes (a tmpfs mounted on a fresh directory), for tests of a
-/// full disk; unmounted when the value goes away. Mounting needs root: `mount()` returns nil
-/// otherwise, and the test says it skipped.
+/// A tmpfs of a few MiB mounted at a fresh directory while the value lives: a disk that really
+/// fills up. Mounting needs root (CAP_SYS_ADMIN); tests check ``isAvailable`` and skip, saying
+/// why, where it is not.
 public final class SmallFilesystem: Sendable {
     public let path: String
 
-    private init(path: String) {
-        self.path = path
-    }
+    /// Whether this process can mount a tmpfs (tried once).
+    public static let isAvailable: Bool = (try? SmallFilesystem(megabytes: 1)) != nil
 
-    /// Mounts a tmpfs of `bytes` (rounded up to pages); nil when this process cannot mount.
-    public static func mount(bytes: Int, label: String = "small-fs") -> SmallFilesystem? {
-        let path = FileManager.default.temporaryDirectory.path + "/\(label)-\(UUID().uuidString)"
-        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil,
-              run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path]) else {
-            try? FileManager.default.removeItem(atPath: path)
-            return nil
+    public init(megabytes: Int) throws {
+        path = FileManager.default.temporaryDirectory.path + "/small-fs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #if os(Linux)
+        guard mount("tmpfs", path, "tmpfs", 0, "size=\(megabytes)m") == 0 else {
+            let error = errno
+            rmdir(path)
+            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EPERM)
         }
-        return SmallFilesystem(path: path)
+        #else
+        rmdir(path)
+        throw POSIXError(.ENOTSUP)
+        #endif
     }
 
     deinit {
-        _ = Self.run("/bin/umount", ["-l", path])
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Free bytes on the filesystem now.
-    public var freeBytes: UInt64 {
-        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: path)
-        return (attributes?[.systemFreeSize] as? NSNumber)?.uint64Value ?? 0
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        #if os(Linux)
+        umount2(path, Int32(MNT_DETACH))
+        #endif
+        rmdir(path)
     }
 }

@@ -13,7 +13,7 @@ struct EntryStreamer {
 
     /// The ways a wait for bytes ends without them that the response can recover from: the
     /// fetch it followed failed, ended short, was replaced, or found no room in the store.
-    static let recoverable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced, .storeFull]
+    static let recoverable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced, .storeFull, .diskFull]
 
     /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {

@@ -26,7 +26,7 @@ final class FetchSession {
         let claim: CacheStore.Claim
         do {
             claim = try context.store.claim(key: key, range: range)
-        } catch where error.code == .storeFull {
+        } catch where error.code == .storeFull || error.code == .diskFull {
             throw StoreHasNoRoom()
         } catch {
             throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")

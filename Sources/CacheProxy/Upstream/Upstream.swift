@@ -96,7 +96,7 @@ final class Upstream: Sendable {
         } catch let error as UpstreamError {
             fill.fail(error)
             return error
-        } catch let error as CacheStoreError where error.code == .storeFull {
+        } catch let error as CacheStoreError where error.code == .storeFull || error.code == .diskFull {
             fill.fail(error)
             return UpstreamError(.storeFull, error.message)
         } catch is CancellationError {

@@ -7,8 +7,9 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats", abstract: "Show a store's size, limit and counters.",
         discussion: """
             JSON keys (--json, one object): entries, totalBytes, maxSize, hits, misses, bytesFromCache, bytesFromOrigin, \
-            evictions. The counters are those the store last saved: a running proxy saves them about once a minute \
-            (its GET /status is live).
+            evictions, freeBytes, minFreeBytes. freeBytes (the volume's free space) is left out when the volume does not \
+            report it. The counters are those the store last saved: a running proxy saves them about once a minute (its \
+            GET /status is live).
             """)
 
     @OptionGroup var store: StoreDirectoryArguments
@@ -16,14 +17,16 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print sizes in bytes instead of KiB, MiB, GiB.") var bytes = false
 
     func run() throws(CommandFailure) {
-        let (count, total, maximum, counters) = try StoreOpening.withStore(store.path, readOnly: true) { store throws(CacheStoreError) in
-            (store.entries.count, store.totalBytes, store.maximumSize, store.statistics)
+        let (count, total, maximum, counters, space) = try StoreOpening.withStore(store.path, readOnly: true) { store throws(CacheStoreError) in
+            (store.entries.count, store.totalBytes, store.maximumSize, store.statistics, store.space)
         }
-        let fields: [(String, UInt64)] = [
+        var fields: [(String, UInt64)] = [
             ("entries", UInt64(count)), ("totalBytes", total), ("maxSize", maximum), ("hits", counters.hits),
             ("misses", counters.misses), ("bytesFromCache", counters.bytesFromCache),
             ("bytesFromOrigin", counters.bytesFromOrigin), ("evictions", counters.evictions),
         ]
+        if let free = space.freeBytes { fields.append(("freeBytes", free)) }
+        fields.append(("minFreeBytes", space.minimumFreeBytes))
         if json {
             writeToStandardOutput(JSONValue.object(fields.map { ($0.0, .unsigned($0.1)) }).rendered() + "\n")
             return
@@ -32,7 +35,7 @@ struct StatsCommand: ParsableCommand {
             let isSize = name.hasPrefix("bytes") || name.hasSuffix("Bytes") || name.hasSuffix("Size")
             return "\(name): " + (isSize && !bytes ? ByteCountText.text(value) : String(value))
         }
-        if StoreLockProbe.isHeld(store.path) {
+        if CacheStore.holder(of: store.path) != nil {
             lines.append("(another process, such as a running proxy, writes this store: these counters are as it last saved them, "
                 + "about once a minute; its GET /status is live)")
         }
