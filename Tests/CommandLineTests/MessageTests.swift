@@ -78,7 +78,7 @@ struct MessageTests {
             + "wait for it to finish, or use another --cache-dir")
     }
 
-    @Test("serve prints where it listens, its cache and limit, the dashboard and a URL to play")
+    @Test("serve prints where it listens, its cache and limit, the dashboard and a URL to play; stats says where live counters are")
     func startUpLines() async throws {
         let cache = directory.file("cache")
         let output = directory.file("stdout")
@@ -105,6 +105,8 @@ struct MessageTests {
         #expect(lines[2] == "dashboard: http://127.0.0.1:\(port)/")
         #expect(lines[3].hasPrefix("play a URL through it: http://127.0.0.1:\(port)/proxy?url=https%3A%2F%2Fcdn.example.com%2Fvideo%2Fmaster.m3u8"))
         #expect(lines[3].contains("sparsecache url --port \(port) URL"))
+        let stats = try CommandLineTool.run(["stats", "--cache-dir", cache]).outputText
+        #expect(stats.contains("these counters are as it last saved them, about once a minute; live ones are at http://127.0.0.1:\(port)/status"))
     }
 }
 

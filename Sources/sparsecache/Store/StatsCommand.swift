@@ -35,9 +35,10 @@ struct StatsCommand: ParsableCommand {
             let isSize = name.hasPrefix("bytes") || name.hasSuffix("Bytes") || name.hasSuffix("Size")
             return "\(name): " + (isSize && !bytes ? ByteCountText.text(value) : String(value))
         }
-        if CacheStore.holder(of: store.path) != nil {
+        if let holder = CacheStore.holder(of: store.path) {
+            let live = holder.controlAddress.map { "\($0)/status" } ?? "its GET /status"
             lines.append("(another process, such as a running proxy, writes this store: these counters are as it last saved them, "
-                + "about once a minute; its GET /status is live)")
+                + "about once a minute; live ones are at \(live))")
         }
         writeToStandardOutput(lines.joined(separator: "\n") + "\n")
     }
