@@ -5,7 +5,7 @@ import TestSupport
 
 /// `ls`, `inspect` and `verify` print paths that work as given and name store entries by
 /// their URLs; `inspect` and `verify` take a store and a key as well as a file.
-@Suite("Store entries named by URL, file paths that work as given")
+@Suite("Store entries named by URL, file paths that work as given", .timeLimit(.minutes(1)))
 struct EntryNamingTests {
     let directory = TemporaryDirectory("entry-naming")
     let origin = TestBytes(seed: 34)

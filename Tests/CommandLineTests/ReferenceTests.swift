@@ -4,7 +4,7 @@ import TestSupport
 
 /// `sparsecache url` and the reference page `Docs/CLI.md`, which must be what the command
 /// definitions make.
-@Suite("sparsecache url and the CLI reference")
+@Suite("sparsecache url and the CLI reference", .timeLimit(.minutes(1)))
 struct ReferenceTests {
     @Test("url percent-encodes the whole origin URL, query included", arguments: [
         (["https://cdn.example.com/master.m3u8?a=1&b=2"], "http://127.0.0.1:9000/proxy?url=https%3A%2F%2Fcdn.example.com%2Fmaster.m3u8%3Fa%3D1%26b%3D2"),

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every store command works on the per-user cache directory `serve` uses unless given one,
 /// as an operand or with `--cache-dir`.
-@Suite("Store commands: one default directory, --cache-dir or an operand")
+@Suite("Store commands: one default directory, --cache-dir or an operand", .timeLimit(.minutes(1)))
 struct StoreDefaultsTests {
     let home = TemporaryDirectory("cache-home")
     let origin = TestBytes(seed: 21)
