@@ -15,8 +15,10 @@ enum ReferencePage {
             "",
         ]
         lines += paragraphs(dump.command.abstract)
-        lines += paragraphs(dump.command.discussion)
-        lines += ["| command | what it does |", "|---|---|"]
+        lines += paragraphs(SparseCacheCommand.overview)
+        lines += ["| exit status | meaning |", "|---|---|"]
+        lines += CommandFailure.Code.documented.map { "| \($0.0.rawValue) | \(cellText($0.1)) |" }
+        lines += ["", "| command | what it does |", "|---|---|"]
         let commands = walk(SparseCacheCommand.self, dump.command, path: [])
         for (path, _, command) in commands {
             lines.append("| [`\(path.joined(separator: " "))`](#\(anchor(path))) | \(cellText(command.abstract ?? "")) |")
