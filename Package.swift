@@ -98,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HLSTests",
-            dependencies: ["HLS"],
+            dependencies: ["HLS", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),

@@ -14,7 +14,7 @@ require_media_tools e2e-dashboard
 chromium_binary=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium_binary" ]; then
     echo "e2e-dashboard: SKIPPED: chromium is not installed and could not be installed" >&2
-    exit 77
+    exit "$SKIPPED_STATUS"
 fi
 
 build_sparsecache debug

@@ -15,7 +15,7 @@ source Benchmarks/proxy/common.sh
 require_media_tools e2e-players
 if ! command -v gst-launch-1.0 >/dev/null 2>&1; then
     echo "e2e-players: SKIPPED: GStreamer (gst-launch-1.0) is not installed and could not be installed" >&2
-    exit 77
+    exit "$SKIPPED_STATUS"
 fi
 
 build_sparsecache debug

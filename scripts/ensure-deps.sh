@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Installs the system packages SparseCache needs when they are missing (Debian/Ubuntu).
+# Installs what SparseCache needs when it is missing (Debian/Ubuntu packages, and Python
+# packages from PyPI).
 # Usage: scripts/ensure-deps.sh [build|test|bench]
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
-#   test:  build + the real tools the end-to-end tests drive (ffmpeg, nginx, chromium, GStreamer,
-#          mpv, VLC)
-#   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv)
+#   test:  build + what the tests drive: ffmpeg and nginx (end-to-end scripts), chromium (the
+#          dashboard), GStreamer, mpv and VLC (players), python3 with the `m3u8` package (the
+#          HLS parser's differential oracle)
+#   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv, valgrind)
+# Exits non-zero when something could not be installed: a test run must not go on without it.
 set -euo pipefail
 level=${1:-build}
+case "$level" in
+    test | bench) tests=true ;;
+    *) tests=false ;;
+esac
 
 need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists libxxhash 2>/dev/null || need+=(libxxhash-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
-if [ "$level" = test ] || [ "$level" = bench ]; then
+if $tests; then
     command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
     # The dashboard is rendered in headless Chromium; players are checked for real.
@@ -21,21 +28,33 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
                                                        gstreamer1.0-plugins-bad gstreamer1.0-libav)
     command -v mpv >/dev/null 2>&1 || need+=(mpv)
     command -v cvlc >/dev/null 2>&1 || need+=(vlc-bin vlc-plugin-base)
+    command -v python3 >/dev/null 2>&1 || need+=(python3)
+    python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 fi
 if [ "$level" = bench ]; then
     command -v wrk >/dev/null 2>&1 || need+=(wrk)
     command -v curl >/dev/null 2>&1 || need+=(curl)
     command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
     python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
+    command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 fi
-[ ${#need[@]} -eq 0 ] && exit 0
 
-echo "installing: ${need[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install: ${need[*]}" >&2; exit 1; }
-    sudo="sudo"
+if [ ${#need[@]} -gt 0 ]; then
+    echo "installing: ${need[*]}" >&2
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install: ${need[*]}" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+
+if $tests && ! python3 -c 'import m3u8' 2>/dev/null; then
+    echo "installing: m3u8 (PyPI)" >&2
+    # A system Python that is externally managed (PEP 668) takes it into the user's site.
+    python3 -m pip install --quiet m3u8 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages m3u8
+    python3 -c 'import m3u8' || { echo "ensure-deps: python3 cannot import m3u8 after installing it" >&2; exit 1; }
+fi

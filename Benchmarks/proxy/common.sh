@@ -11,13 +11,16 @@ urlencode() {
     python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
 }
 
+# Exit status of a script that could not run here (scripts/test.sh counts it as skipped).
+SKIPPED_STATUS=77
+
 # require_media_tools NAME: installs what the end-to-end scripts drive; without ffmpeg (which
-# could not be installed) the script is skipped.
+# could not be installed) the script is skipped: exit 77.
 require_media_tools() {
     ./scripts/ensure-deps.sh test || true
     if ! command -v ffmpeg >/dev/null 2>&1; then
         echo "$1: SKIPPED: ffmpeg is not installed and could not be installed" >&2
-        exit 0
+        exit "$SKIPPED_STATUS"
     fi
     [ -x "$(nginx_binary)" ] || { echo "$1: nginx is missing" >&2; exit 1; }
 }

@@ -1,9 +1,16 @@
--- wrk: like ranges.lua, and checks every body against the file's own bytes (found by the
--- offset in Content-Range), counting corrupt or short bodies and unexpected statuses.
--- Arguments after --: FILE_PATH FILE_SIZE [COUNT]
+-- wrk: checks every response against the file's own bytes, counting corrupt or short bodies
+-- and unexpected statuses, so that a benchmark counts only right answers (a fast error or an
+-- empty body would otherwise pass as throughput).
+-- Arguments after --: FILE_PATH FILE_SIZE [COUNT]  64 KiB ranges, round robin over COUNT (64)
+--                                                  offsets spread over the file, like ranges.lua;
+--                                                  each must be a 206 with the bytes its
+--                                                  Content-Range names
+--                     FILE_PATH whole              GETs of the whole file; each must be a 200
+--                                                  with all of its bytes
 local offsets = dofile("Benchmarks/proxy/offsets.lua")
 local ranges = {}
 local expected = {}
+local whole = nil
 local index = 0
 local threads = {}
 mismatches = 0
@@ -16,21 +23,34 @@ end
 
 function init(args)
     local file = assert(io.open(args[1], "rb"))
-    for i, offset in ipairs(offsets(tonumber(args[2]), tonumber(args[3] or "64"))) do
-        ranges[i] = string.format("bytes=%d-%d", offset, offset + 65535)
-        file:seek("set", offset)
-        expected[offset] = file:read(65536)
+    if args[2] == "whole" then
+        whole = file:read("*a")
+    else
+        for i, offset in ipairs(offsets(tonumber(args[2]), tonumber(args[3] or "64"))) do
+            ranges[i] = string.format("bytes=%d-%d", offset, offset + 65535)
+            file:seek("set", offset)
+            expected[offset] = file:read(65536)
+        end
     end
     file:close()
 end
 
 function request()
+    if whole then return wrk.format("GET", nil) end
     index = index % #ranges + 1
     return wrk.format("GET", nil, { ["Range"] = ranges[index] })
 end
 
 function response(status, headers, body)
     checked = checked + 1
+    if whole then
+        if status ~= 200 then
+            badStatuses = badStatuses + 1
+        elseif body ~= whole then
+            mismatches = mismatches + 1
+        end
+        return
+    end
     if status ~= 206 then
         badStatuses = badStatuses + 1
         return

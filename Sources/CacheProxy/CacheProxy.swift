@@ -169,17 +169,24 @@ public final class CacheProxy: Sendable {
         }
         let listener = running.listener
         let handler = ConnectionHandler(context: running.context, router: RequestRouter(context: running.context))
+        // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
+        // ends when the listener closes, after every connection accepted until then has been
+        // handed to a task that closes it. Cancelled, the loop would drop the connections still
+        // queued for it without closing them (SwiftNIO traps on such a connection).
+        let accepting = Task {
+            try await withThrowingDiscardingTaskGroup { connections in
+                try await listener.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        connections.addTask { await handler.serve(connection) }
+                    }
+                }
+                // The listener is closed: end the connections that are still open.
+                connections.cancelAll()
+            }
+        }
         do {
             try await withTaskCancellationHandler {
-                try await withThrowingDiscardingTaskGroup { connections in
-                    try await listener.executeThenClose { inbound in
-                        for try await connection in inbound {
-                            connections.addTask { await handler.serve(connection) }
-                        }
-                    }
-                    // The listener is closed: end the connections that are still open.
-                    connections.cancelAll()
-                }
+                try await accepting.value
             } onCancel: {
                 listener.channel.close(promise: nil)
             }

@@ -33,7 +33,12 @@ extension CacheStore {
                                         attributes: attributes)
         let path = layout.path(ofEntry: fileName)
         do {
-            try Directory.make(layout.entriesPath + "/" + String(fileName.prefix(2)), calls: layout.calls)
+            // With `full` durability a new file's name is durable when it is created: a new shard
+            // folder's name too.
+            if try Directory.make(layout.entriesPath + "/" + String(fileName.prefix(2)), calls: layout.calls),
+               configuration.fileOptions.durability == .full {
+                try Directory.synchronize(layout.entriesPath, calls: layout.calls)
+            }
             layout.remove(path)
             let file = try SparseFile.create(at: path, metadata: resource, options: configuration.fileOptions)
             return (file, (try? file.allocatedBytes) ?? 0)

@@ -32,8 +32,7 @@ extension CacheStore {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }
         let now = WallClock.milliseconds()
-        let candidates = state.records.values
-            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
+        let candidates = evictable(in: state, protecting: protecting)
             .sorted { lhs, rhs in
                 let (lhsExpired, rhsExpired) = (lhs.isExpired(at: now), rhs.isExpired(at: now))
                 if lhsExpired != rhsExpired { return lhsExpired }
@@ -48,13 +47,18 @@ extension CacheStore {
         return report
     }
 
+    /// The entries eviction may remove: neither pinned, nor being filled, nor `protecting`.
+    func evictable(in state: StoreState, protecting: String?) -> [EntryRecord] {
+        state.records.values.filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
+    }
+
     /// Evicts entries (expired first, then least recently used; never pinned or busy ones)
     /// until the store takes at most `size` bytes.
     @discardableResult
     public func evict(toSize size: UInt64) throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
         let report = locked { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
-        try saveIndex()
+        saveIndexWhenPossible()
         return report
     }
 }

@@ -12,7 +12,9 @@ extension CacheStore {
     static let maximumControlAddressLength = 1024
 
     /// The process that has the store at `directory` open for writing, or nil when none does.
-    /// Any process may ask; this one's own writer counts too.
+    /// Any process may ask; this one's own writer counts too. A held lock is tried again for
+    /// up to 100 ms before it counts (a forked child holds it for an instant after its holder
+    /// let go), so the answer "held" takes that long.
     public static func holder(of directory: String) -> StoreHolder? {
         let layout = StoreDirectory(root: directory, calls: .live)
         guard let lock = try? FileDescriptor.open(layout.lockPath, flags: O_RDONLY, calls: .live),

@@ -87,7 +87,7 @@ extension CacheStore {
     public func remove(key: String) throws(CacheStoreError) -> UInt64 {
         try checkWritable()
         let freed = locked { state in removeEntry(key, in: &state, reason: "removed") }
-        try saveIndex()
+        saveIndexWhenPossible()
         return freed
     }
 
@@ -98,7 +98,7 @@ extension CacheStore {
         let freed = locked { state in
             state.records.keys.reduce(UInt64(0)) { total, key in total + removeEntry(key, in: &state, reason: "the store was cleared") }
         }
-        try saveIndex()
+        saveIndexWhenPossible()
         return freed
     }
 
@@ -137,7 +137,7 @@ extension CacheStore {
             state.records[key] = record
             state.isDirty = true
         }
-        try saveIndex()
+        saveIndexWhenPossible()
     }
 }
 

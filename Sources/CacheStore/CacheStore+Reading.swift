@@ -15,7 +15,6 @@ extension CacheStore {
         revision.current
     }
 
-
     func recordServed(_ count: UInt64) {
         bytesServedSinceOpen.add(count, ordering: .relaxed)
     }

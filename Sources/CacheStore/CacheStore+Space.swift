@@ -20,16 +20,19 @@ extension CacheStore {
 
     /// Keeps the minimum free space with `incoming` more bytes written: evicts (in eviction
     /// order, never pinned or busy entries, nor `protecting`) while the volume would have less.
-    /// Lock held.
+    /// Nothing is evicted for a write that would not fit even then. Lock held.
     ///
-    /// - Throws: ``CacheStoreError/Code/diskFull`` when nothing more can be evicted.
+    /// - Throws: ``CacheStoreError/Code/diskFull`` when evicting cannot make enough room.
     func keepFreeSpace(for incoming: UInt64, protecting: String?, in state: inout StoreState) throws(CacheStoreError) {
         guard !state.space.hasRoom(for: incoming) else { return }
-        evict(in: &state, until: { $0.space.hasRoom(for: incoming) }, protecting: protecting)
-        guard state.space.hasRoom(for: incoming) else {
+        let evictable = evictable(in: state, protecting: protecting).reduce(UInt64(0)) { $0 + $1.diskBytes }
+        var afterEvicting = state.space
+        afterEvicting.didFree(evictable)
+        guard afterEvicting.hasRoom(for: incoming) else {
             state.space.isDiskFull = true
-            throw CacheStoreError(.diskFull, "\(directory): the disk is full: about \(state.space.estimate ?? 0) bytes free, the store keeps \(state.space.minimum) free and has nothing left to evict")
+            throw CacheStoreError(.diskFull, "\(directory): the disk is full: about \(state.space.estimate ?? 0) bytes free, the store keeps \(state.space.minimum) free and cannot make room for \(incoming) more by evicting")
         }
+        evict(in: &state, until: { $0.space.hasRoom(for: incoming) }, protecting: protecting)
     }
 
     /// Runs `write`; when the disk says it is full (`ENOSPC`, `EDQUOT`), evicts entries worth at

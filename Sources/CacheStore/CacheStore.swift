@@ -162,6 +162,13 @@ public final class CacheStore: Sendable {
         }
     }
 
+    /// Saves the index after a change, unless the disk is too full to take it: the index is a
+    /// shortcut for the next open, and the background flush (or `close()`) saves it later. A
+    /// change that frees space must not fail because the index could not be written first.
+    func saveIndexWhenPossible() {
+        try? saveIndex()
+    }
+
     private func startFlushing() {
         let interval = configuration.accessFlushInterval
         let task = Task.detached(priority: .background) { [weak self] in

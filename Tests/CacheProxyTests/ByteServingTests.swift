@@ -4,7 +4,7 @@ import SparseFile
 import Testing
 import TestSupport
 
-@Suite("Serving bytes with RFC 9110 ranges")
+@Suite("Serving bytes with RFC 9110 ranges", .timeLimit(.minutes(2)))
 struct ByteServingTests {
     static let body = TestBytes(seed: 7).bytes(0, 300_000)
 

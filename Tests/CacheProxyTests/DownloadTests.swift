@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Offline downloads")
+@Suite("Offline downloads", .timeLimit(.minutes(2)))
 struct DownloadTests {
     static func downloader(_ harness: ProxyHarness) -> OfflineDownloader {
         var logger = Logger(label: "test.download")
@@ -23,7 +23,9 @@ struct DownloadTests {
             let report = try await Self.downloader(harness).download(harness.origin.url("/w/master.m3u8")) { progress.record($0) }
             #expect(report.segments == 6)
             #expect(report.resources == 2 + 1 + 6)  // two playlists, the init section, six segments
-            #expect(progress.last?.resourcesDone == progress.last?.resourcesTotal)
+            let last = try #require(progress.last, "progress was reported")
+            #expect(last.resourcesDone == report.resources && last.resourcesTotal == report.resources)
+            #expect(last.segmentsDone == 6 && last.segmentsTotal == 6)
             #expect(!harness.origin.requests.contains { $0.path.hasPrefix("/w/low/") })
             await harness.origin.stop()
             #expect(try await harness.get("/w/master.m3u8").status == 200)
@@ -49,9 +51,7 @@ struct DownloadTests {
             let paths = (0..<8).map { "/r/high/s\($0).m4s" }
             let first = Task { try await Self.downloader(harness).download(url) }
             // Interrupt it once some segment bytes are stored, part-way through.
-            for _ in 0..<500 where !paths.contains(where: { !cached($0).isEmpty }) {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil("some segment bytes are stored") { paths.contains { !cached($0).isEmpty } }
             first.cancel()
             _ = await first.result
             let storedBefore = Dictionary(uniqueKeysWithValues: paths.map { ($0, cached($0)) })
@@ -87,7 +87,10 @@ struct DownloadTests {
             options.pin = true
             let report = try await Self.downloader(harness).download(harness.origin.url("/a/master.m3u8"), options: options)
             #expect(report.segments == 4)
-            #expect(report.keys.allSatisfy { harness.store.entry(for: $0)?.pinned == true })
+            // The multivariant playlist, two media playlists, two init sections, four segments.
+            #expect(report.keys.count == 9)
+            #expect(Set(report.keys) == Set(harness.store.entries.map(\.key)))
+            #expect(harness.store.entries.count { $0.pinned } == 9)
         }
     }
 
@@ -114,6 +117,24 @@ struct DownloadTests {
             }
             #expect(error?.failures.count == 1)
             #expect(error?.failures.first?.contains("s1.m4s") == true)
+        }
+    }
+
+    @Test("A 5xx is tried again after growing pauses; a 404 is not")
+    func retriesServerErrorsWithBackoff() async throws {
+        try await ProxyHarness.run { harness in
+            let body = TestBytes(seed: 93).bytes(0, 50_000)
+            harness.origin.set("/flaky.bin", .init(body, contentType: "application/octet-stream", faults: .init(status: 503, statusCount: 2)))
+            let report = try await Self.downloader(harness).download(harness.origin.url("/flaky.bin"))
+            #expect(report.bytesFetched == UInt64(body.count))
+            let times = harness.origin.requests(for: "/flaky.bin").map(\.time)
+            try #require(times.count == 3, "two failures, then the success")
+            let (first, second) = (times[1] - times[0], times[2] - times[1])
+            #expect(first >= .milliseconds(450), "the first pause: \(first)")
+            #expect(second >= .milliseconds(900), "the second pause is longer: \(second)")
+            harness.origin.set("/gone.bin", .init(body, faults: .init(status: 404)))
+            await #expect(throws: DownloadError.self) { try await Self.downloader(harness).download(harness.origin.url("/gone.bin")) }
+            #expect(harness.origin.requests(for: "/gone.bin").count == 1)
         }
     }
 

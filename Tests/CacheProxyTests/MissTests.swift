@@ -4,26 +4,28 @@ import SparseFile
 import Testing
 import TestSupport
 
-@Suite("Misses: one fetch, only the gaps, streamed while stored")
+@Suite("Misses: one fetch, only the gaps, streamed while stored", .timeLimit(.minutes(2)))
 struct MissTests {
     static let body = TestBytes(seed: 11).bytes(0, 1_000_000)
 
     @Test("Concurrent requests for the same missing bytes make exactly one upstream fetch")
     func coalescing() async throws {
         try await ProxyHarness.run { harness in
-            let faults = TestOrigin.Faults(chunkDelay: .milliseconds(20), chunkSize: 100_000)
+            let gate = TestGate()
+            let faults = TestOrigin.Faults(chunkSize: 100_000, pauseAfter: 100_000, gate: gate)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
-            // The first request claims the bytes; the others follow its fill.
-            try await withThrowingTaskGroup { group in
-                for index in 0..<8 {
-                    group.addTask {
-                        if index > 0 { try await Task.sleep(for: .milliseconds(30)) }
-                        let response = try await harness.get("/seg.ts", headers: [("Range", "bytes=0-999999")])
-                        #expect(response.status == 206)
-                        #expect(response.body == Self.body)
-                    }
-                }
-                try await group.waitForAll()
+            // The first request claims the bytes; the others arrive while its fetch is held,
+            // and follow it.
+            let range = [("Range", "bytes=0-999999")]
+            let first = StreamingRequest(harness, "/seg.ts", headers: range)
+            try await waitUntil("the first fetch is held at the gate") { gate.arrivals == 1 }
+            let others = (1..<8).map { _ in StreamingRequest(harness, "/seg.ts", headers: range) }
+            try await waitUntil("every request follows the fetch") { others.allSatisfy { $0.received >= 100_000 } }
+            gate.open()
+            for request in [first] + others {
+                let body = try await request.body()
+                let intact = sameBytes(body, Self.body)
+                #expect(intact)
             }
             #expect(harness.origin.requests(for: "/seg.ts").count == 1)
         }

@@ -4,7 +4,7 @@ import SparseFile
 import Testing
 import TestSupport
 
-@Suite("Origin faults")
+@Suite("Origin faults", .timeLimit(.minutes(2)))
 struct OriginFaultTests {
     static let body = TestBytes(seed: 23).bytes(0, 600_000)
 
@@ -77,12 +77,29 @@ struct OriginFaultTests {
 
     @Test("An origin that stalls mid-body is cut by the read timeout and the response is broken")
     func stalledBody() async throws {
-        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .milliseconds(300) }) { harness in
-            let faults = TestOrigin.Faults(chunkDelay: .seconds(5), chunkSize: 100_000)
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(1) }) { harness in
+            let gate = TestGate()
+            let faults = TestOrigin.Faults(chunkSize: 100_000, pauseAfter: 100_000, gate: gate)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
-            await #expect(throws: (any Error).self) {
-                _ = try await harness.get("/seg.ts")
+            let clock = ContinuousClock()
+            let start = clock.now
+            var received = 0
+            // The client would wait 20 s between reads: only the proxy's 1 s cut can end this.
+            let error = await #expect(throws: (any Error).self) {
+                let response = try await harness.client.execute(HTTPClientRequest(url: harness.proxyURL("/seg.ts")), timeout: .seconds(30))
+                #expect(response.status == .ok)
+                for try await chunk in response.body { received += chunk.readableBytes }
             }
+            let elapsed = clock.now - start
+            gate.open()
+            #expect(elapsed < .seconds(10), "cut after \(elapsed)")
+            #expect(received == 100_000, "the bytes before the stall were sent")
+            if let error = error as? HTTPClientError {
+                #expect(error != .readTimeout && error != .deadlineExceeded, "the client's own deadline ended it: \(error)")
+            }
+            #expect(harness.proxy.status?.traffic.brokenResponses == 1)
+            let key = harness.store.key(for: harness.origin.url("/seg.ts"))
+            #expect(harness.store.reader(for: key).file?.cachedLength(from: 0) == 100_000, "what arrived is kept")
         }
     }
 

@@ -2,7 +2,7 @@ import CacheStore
 import Testing
 import TestSupport
 
-@Suite("Playlists: rewritten through the proxy, stored raw")
+@Suite("Playlists: rewritten through the proxy, stored raw", .timeLimit(.minutes(2)))
 struct PlaylistTests {
     static func media(_ segments: [String], endList: Bool = true, sequence: Int = 0) -> [UInt8] {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n"

@@ -9,7 +9,7 @@ import SparseFile
 import Testing
 import TestSupport
 
-@Suite("Prefetching the heads of upcoming videos")
+@Suite("Prefetching the heads of upcoming videos", .timeLimit(.minutes(2)))
 struct PrefetchTests {
     static let segmentSize = 100_000
 
@@ -62,6 +62,11 @@ struct PrefetchTests {
             try await Task.sleep(for: .milliseconds(25))
         }
         throw CacheProxyError(.invalidConfiguration, "prefetching did not settle")
+    }
+
+    /// Bytes of the resource at `path` cached from its start on.
+    static func cachedLength(_ harness: ProxyHarness, _ path: String) -> UInt64 {
+        harness.store.reader(for: harness.store.key(for: harness.origin.url(path))).file?.cachedLength(from: 0) ?? 0
     }
 
     /// Bytes the origin was asked for at `path`, from its request log.
@@ -134,28 +139,69 @@ struct PrefetchTests {
 
     @Test("A new list replaces the old one: dropped videos are cut or never started")
     func replacingTheList() async throws {
-        try await ProxyHarness.run { harness in
-            let slow = TestOrigin.Faults(chunkDelay: .milliseconds(40), chunkSize: 10_000)
-            for name in ["p", "q", "r", "s"] { Self.publish(name, on: harness.origin, faults: slow) }
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(300) }) { harness in
+            let gate = TestGate()
+            let held = TestOrigin.Faults(chunkSize: 10_000, pauseAfter: 10_000, gate: gate)
+            for name in ["p", "q", "r", "s"] { Self.publish(name, on: harness.origin, faults: held) }
             let urls = ["p", "q", "r", "s"].map { "\"" + harness.origin.url("/\($0)/master.m3u8") + "\"" }
             _ = try await Self.post(harness, #"{"urls": [\#(urls.joined(separator: ","))], "segments": 3}"#)
-            try await Task.sleep(for: .milliseconds(300))
+            // Two videos warm at a time: p and q are each in the middle of their first segment.
+            try await waitUntil("p and q are fetching their first segments") { gate.arrivals == 2 }
             let replaced = try await Self.post(harness, #"{"urls": [\#(urls[3])], "segments": 1}"#)
             let queue = try JSONDecoder().decode(PrefetchStatus.self, from: Data(replaced.body))
             #expect(queue.jobs.map(\.url) == [harness.origin.url("/s/master.m3u8")])
+            gate.open()
             let status = try await Self.settle(harness)
             #expect(status.jobs.count == 1)
+            #expect(status.jobs.first?.state == "done")
             #expect(harness.origin.requests(for: "/r/master.m3u8").isEmpty)
-            #expect(harness.origin.requests(for: "/p/low/s2.m4s").isEmpty)
+            // p and q were cut in the middle of their first segment: what they stored stays, and
+            // they fetch nothing more.
+            for name in ["p", "q"] {
+                #expect(Self.cachedLength(harness, "/\(name)/low/s0.m4s") < UInt64(Self.segmentSize), "\(name)'s fetch was cut")
+                #expect(harness.origin.requests(for: "/\(name)/low/s1.m4s").isEmpty)
+            }
             #expect(harness.origin.requests(for: "/s/low/s0.m4s").count == 1)
         }
     }
 
-    @Test("DELETE /prefetch cancels everything; GET and /status report the queue")
-    func cancelAndReport() async throws {
+    @Test("A video in both lists keeps its job and its progress")
+    func keptJobKeepsProgress() async throws {
         try await ProxyHarness.run { harness in
-            Self.publish("c", on: harness.origin, faults: .init(chunkDelay: .milliseconds(50), chunkSize: 5_000))
+            let gate = TestGate()
+            for name in ["k", "x", "y"] { Self.publish(name, on: harness.origin) }
+            // k's second segment stops half-way until the gate opens.
+            harness.origin.update("/k/low/s1.m4s") { $0.faults = .init(chunkSize: 10_000, pauseAfter: 50_000, gate: gate) }
+            let (k, x, y) = ("k", "x", "y")
+            func url(_ name: String) -> String { "\"" + harness.origin.url("/\(name)/master.m3u8") + "\"" }
+            _ = try await Self.post(harness, #"{"urls": [\#(url(k)), \#(url(x))], "segments": 3}"#)
+            try await waitUntil("k is in the middle of its second segment") { gate.arrivals == 1 }
+            let before = try #require(harness.proxy.status?.prefetch.jobs.first)
+            #expect(before.state == "running" && before.bytesFetched > UInt64(Self.segmentSize))
+            let replaced = try await Self.post(harness, #"{"urls": [\#(url(k)), \#(url(y))], "segments": 3}"#)
+            let queue = try JSONDecoder().decode(PrefetchStatus.self, from: Data(replaced.body))
+            #expect(queue.jobs.first?.state == "running")
+            #expect((queue.jobs.first?.bytesFetched ?? 0) >= before.bytesFetched, "k's progress was kept")
+            gate.open()
+            let status = try await Self.settle(harness)
+            #expect(status.jobs.map(\.state) == ["done", "done"])
+            // Nothing of k was fetched twice (the multivariant playlist would be: it is fetched
+            // fresh every time), and its count covers everything it fetched, before and after.
+            let paths = ["/k/master.m3u8", "/k/low/index.m3u8", "/k/low/init.mp4", "/k/low/s0.m4s", "/k/low/s1.m4s", "/k/low/s2.m4s"]
+            for path in paths { #expect(harness.origin.requests(for: path).count == 1, "\(path)") }
+            let total = paths.reduce(0) { $0 + (harness.origin.resource($1)?.body.count ?? 0) }
+            #expect(status.jobs.first?.bytesFetched == UInt64(total))
+        }
+    }
+
+    @Test("DELETE /prefetch cancels everything, fetches in flight included; GET and /status report the queue")
+    func cancelAndReport() async throws {
+        // A held body never times out here: only the cancellation can end its fetch.
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(300) }) { harness in
+            let gate = TestGate()
+            Self.publish("c", on: harness.origin, faults: .init(chunkSize: 5_000, pauseAfter: 20_000, gate: gate))
             _ = try await Self.post(harness, #"{"urls": ["\#(harness.origin.url("/c/master.m3u8"))"], "seconds": 20}"#)
+            try await waitUntil("the first segment is being fetched") { gate.arrivals == 1 }
             let listed = try await Self.send(harness, method: .GET)
             #expect(try JSONDecoder().decode(PrefetchStatus.self, from: Data(listed.body)).jobs.count == 1)
             let cancelled = try await Self.send(harness, method: .DELETE)
@@ -164,6 +210,17 @@ struct PrefetchTests {
             let report = try await harness.fetch("http://127.0.0.1:\(harness.port)/status")
             let status = try JSONDecoder().decode(ProxyStatus.self, from: Data(report.body))
             #expect(status.prefetch.jobs.isEmpty)
+            // Fetching stopped: the segment in flight was cut where it was, and nothing more
+            // was asked for, even once the origin goes on.
+            let key = harness.store.key(for: harness.origin.url("/c/low/s0.m4s"))
+            let segment = try #require(ByteRange(offset: 0, length: UInt64(Self.segmentSize)))
+            try await waitUntil("the segment's fetch has ended") {
+                !harness.store.plan(key: key, range: segment).pieces.contains { $0.state == .inFlight }
+            }
+            gate.open()
+            try await waitUntil("the origin's response has ended") { !harness.origin.outcomes(for: "/c/low/s0.m4s").isEmpty }
+            #expect(Self.cachedLength(harness, "/c/low/s0.m4s") < UInt64(Self.segmentSize))
+            #expect(harness.origin.requests.filter { $0.path.hasSuffix(".m4s") }.map(\.path) == ["/c/low/s0.m4s"])
         }
     }
 

@@ -5,7 +5,7 @@ import TestSupport
 /// Hits answered from the raw request bytes, before SwiftNIO's HTTP decoder, must behave as
 /// those answered behind it: in order with the connection's other responses, across split
 /// reads, and never for requests that are not plain.
-@Suite("Cache hits answered from raw request bytes")
+@Suite("Cache hits answered from raw request bytes", .timeLimit(.minutes(2)))
 struct RawHitTests {
     static let body = TestBytes(seed: 31).bytes(0, 300_000)
 

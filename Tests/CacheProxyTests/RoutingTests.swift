@@ -9,7 +9,7 @@ import SparseFile
 import Testing
 import TestSupport
 
-@Suite("Routing, safety and status")
+@Suite("Routing, safety and status", .timeLimit(.minutes(2)))
 struct RoutingTests {
     @Test("Hosts off the allow-list get 403 and are never contacted")
     func allowList() async throws {

@@ -147,7 +147,7 @@ struct SessionTests {
         try await ProxyHarness.run { harness in
             let presentation = TestPresentation.publish("h", on: harness.origin, segments: 5)
             let client = SessionClient(harness: harness)
-            let gate = OriginGate()
+            let gate = TestGate()
             for segment in 2..<5 {
                 let path = presentation.path("low", segment: segment)
                 let bytes = presentation.segmentBytes(variant: 0, segment: segment)
@@ -163,7 +163,7 @@ struct SessionTests {
             let text = String(decoding: growing.body, as: UTF8.self)
             #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && text.contains("#EXT-X-START:TIME-OFFSET=0") && !text.contains("#EXT-X-ENDLIST"))
             #expect(SessionClient.uris(in: growing.body).count == 2)
-            await gate.open()
+            gate.open()
             // The player plays what it sees; the buffer follows, and the playlist grows to the end.
             var listed = 0
             for _ in 0..<50 {
@@ -210,22 +210,5 @@ struct SessionTests {
             #expect(uris.prefix(2).allSatisfy { $0.hasPrefix("\(client.base)/sessions/\(session.id)/proxy?url=") })
             #expect(Array(uris.dropFirst(2)) == (2..<5).map { harness.origin.url(presentation.path("low", segment: $0)) })
         }
-    }
-}
-
-/// Holds origin responses until opened.
-actor OriginGate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        guard !isOpen else { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        for waiter in waiters { waiter.resume() }
-        waiters.removeAll()
     }
 }

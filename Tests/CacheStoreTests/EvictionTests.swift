@@ -59,14 +59,43 @@ struct EvictionTests {
     @Test func theSizeNeverExceedsTheMaximumAfterAWriteReturns() throws {
         let maximum: UInt64 = 1 << 20
         let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: maximum))
+        let low = UInt64(Double(maximum) * 0.8)
+        var evictingWrites = 0
         for index in 0..<40 {
-            try put(store, "k\(index)", size: 60_000 + index * 1000)
+            let size = 60_000 + index * 1000
+            let (before, evictionsBefore) = (store.totalBytes, store.statistics.evictions)
+            try put(store, "k\(index)", size: size)
             #expect(store.totalBytes <= maximum)
             #expect(diskUsage(of: directory.path + "/entries") <= maximum)
+            guard store.statistics.evictions > evictionsBefore else { continue }
+            evictingWrites += 1
+            // Evicting starts only when a write would pass the high watermark (100 %: the new
+            // entry's header, blocks and checksum pages count too)…
+            #expect(before + UInt64(size) > maximum - 8 * 4096, "write \(index) evicted at \(before) bytes")
+            // …and goes down to the low one (80 %): the store then holds the newcomer and at most
+            // 80 % (plus the block and header slack of the estimate), and no whole entry less.
+            #expect(store.totalBytes <= low + 4 * 4096, "write \(index) left \(store.totalBytes) bytes")
+            #expect(store.totalBytes + UInt64(size) > low - 4 * 4096, "write \(index) evicted too much: \(store.totalBytes) bytes left")
         }
-        #expect(store.statistics.evictions > 0)
-        // Evicting started at the high watermark (100 %) and went down to the low one (80 %).
-        #expect(store.entries.count < 20)
+        // 40 entries of 60-100 KB into 1 MiB: each eviction frees 20 %, room for two or three.
+        #expect(evictingWrites >= 8 && evictingWrites <= 16, "\(evictingWrites) writes evicted")
+    }
+
+    @Test func anEntryBeingFilledIsNeverEvicted() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration(maximumSize: 1 << 20))
+        let fill = try #require(try store.claim(key: "filling", range: byteRange(0, 400_000)).fills.first)
+        try fill.start(EntryMetadata(contentLength: 400_000))
+        try fill.write(originBytes(0, 200_000))
+        // Least recently used from here on, and the store fills up many times over.
+        for index in 0..<30 { try put(store, "filler\(index)", size: 100_000) }
+        #expect(store.statistics.evictions > 10)
+        #expect(store.entry(for: "filling") != nil)
+        try fill.write(originBytes(200_000, 200_000))
+        try fill.finish()
+        #expect(store.cachedBytes("filling", byteRange(0, 400_000)) == originBytes(0, 400_000))
+        // Once filled it is an ordinary entry, and the least recently used one.
+        for index in 30..<40 { try put(store, "filler\(index)", size: 100_000) }
+        #expect(store.entry(for: "filling") == nil)
     }
 
     @Test func pinnedEntriesSurviveEvictionUnderPressure() throws {

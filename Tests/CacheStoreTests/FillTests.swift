@@ -5,7 +5,7 @@ import TestSupport
 @testable import CacheStore
 import SparseFile
 
-@Suite("Fills, followers and coalescing")
+@Suite("Fills, followers and coalescing", .timeLimit(.minutes(1)))
 struct FillTests {
     let directory = TemporaryDirectory("store")
 
@@ -47,9 +47,10 @@ struct FillTests {
         try fill.start(EntryMetadata(contentLength: 100_000))
         let reader = store.reader(for: "live")
         async let available = reader.waitForBytes(at: 0)
-        try await Task.sleep(for: .milliseconds(20))
+        try await store.waitForFollowers(of: "live")
         try fill.write(originBytes(0, 1000))
         #expect(try await available == 1000)
+        #expect(store.followerCount(of: "live") == 0, "the write woke the follower")
         #expect(fill.position == 1000)
         try fill.write(originBytes(1000, 99_000))
         try fill.finish()
@@ -62,9 +63,9 @@ struct FillTests {
         try fill.start(EntryMetadata(contentLength: 100_000))
         try fill.write(originBytes(0, 40_000))
         let follower = Task { try await store.reader(for: "k").waitForBytes(at: 60_000) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await store.waitForFollowers(of: "k")
         fill.fail(CacheStoreError(.fillFailed, "origin dropped the connection"))
-        let error = await #expect(throws: CacheStoreError.self) { try await follower.value }
+        let error = await #expect(throws: CacheStoreError.self) { try await follower.cancellableValue }
         #expect(error?.code == .fillFailed)
         // What was written is kept; a retry claims only the rest.
         #expect(store.cachedBytes("k", byteRange(0, 40_000)) == originBytes(0, 40_000))
@@ -76,10 +77,10 @@ struct FillTests {
         let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
         var claim: CacheStore.Claim? = try store.claim(key: "k", range: byteRange(0, 10))
         let follower = Task { try await store.reader(for: "k").waitForBytes(at: 0) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await store.waitForFollowers(of: "k")
         claim = nil
         _ = claim
-        await #expect(throws: CacheStoreError.fillFailed) { try await follower.value }
+        await #expect(throws: CacheStoreError.fillFailed) { try await follower.cancellableValue }
     }
 
     @Test func bytesNeitherCachedNorInFlightAreReportedMissing() async throws {
@@ -92,16 +93,20 @@ struct FillTests {
 
     @Test func theStreamingFillIsCancelledWithItsTaskAndKeepsWhatItWrote() async throws {
         let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
-        let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        // The second chunk comes only after the task is cancelled, and comes anyway (a sequence
+        // that ignores cancellation): only the fill itself can refuse to store it.
+        let gate = TestGate()
+        let chunks = GatedChunks(first: originBytes(0, 10_000), second: originBytes(10_000, 10_000), gate: gate)
         let task = Task { try await store.fill(key: "s", offset: 0, metadata: EntryMetadata(contentLength: 1_000_000), chunks: chunks) }
-        continuation.yield(originBytes(0, 10_000))
-        try await Task.sleep(for: .milliseconds(30))
+        try await waitUntil("the first chunk is stored and the fill waits for the second") {
+            store.cachedBytes("s", byteRange(0, 10_000)) != nil && gate.arrivals == 1
+        }
         task.cancel()
-        continuation.yield(originBytes(10_000, 10_000))
-        continuation.finish()
-        _ = await task.result
+        gate.open()
+        await #expect(throws: CancellationError.self) { try await task.cancellableValue }
+        #expect(store.reader(for: "s").file?.cachedRanges == [byteRange(0, 10_000)])
         #expect(store.cachedBytes("s", byteRange(0, 10_000)) == originBytes(0, 10_000))
-        #expect(try store.claim(key: "s", range: byteRange(0, 1_000_000)).fills.first?.range.offset ?? 0 >= 10_000)
+        #expect(try store.claim(key: "s", range: byteRange(0, 1_000_000)).fills.map(\.range) == [byteRange(10_000, 990_000)])
     }
 
     @Test func aStreamingFillSkipsBytesAlreadyCached() async throws {
@@ -152,6 +157,31 @@ struct FillTests {
         ])
         claim.fills.forEach { $0.fail(CancellationError()) }
     }
+}
+
+/// Two chunks, the second held at a gate; it ignores cancellation, as many sequences do.
+struct GatedChunks: AsyncSequence, Sendable {
+    let first: [UInt8]
+    let second: [UInt8]
+    let gate: TestGate
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let chunks: GatedChunks
+        var index = 0
+
+        mutating func next() async -> [UInt8]? {
+            defer { index += 1 }
+            switch index {
+            case 0: return chunks.first
+            case 1:
+                await chunks.gate.wait()
+                return chunks.second
+            default: return nil
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: self) }
 }
 
 final class Counter: Sendable {

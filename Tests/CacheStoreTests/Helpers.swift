@@ -1,3 +1,4 @@
+import TestSupport
 @testable import CacheStore
 import SparseFile
 
@@ -30,4 +31,17 @@ func testConfiguration(maximumSize: UInt64 = 64 << 20) -> CacheStoreConfiguratio
         maximumSize: maximumSize,
         fileOptions: SparseFileOptions(durability: .none),
         accessFlushInterval: .seconds(3600))
+}
+
+extension CacheStore {
+    /// How many readers are waiting for bytes of `key` right now: a test that needs a follower
+    /// to be waiting before the fill moves waits for this instead of sleeping.
+    func followerCount(of key: String) -> Int {
+        state.withLock { $0.waiters[key]?.count ?? 0 }
+    }
+
+    /// Waits until `count` readers wait for bytes of `key`.
+    func waitForFollowers(of key: String, count: Int = 1) async throws {
+        try await waitUntil("\(count) follower(s) of \(key) wait") { followerCount(of: key) >= count }
+    }
 }

@@ -19,14 +19,19 @@ struct LockDisciplineTests {
         return configuration
     }
 
-    /// Runs `body` on a new thread; true when it returned within `seconds`.
-    func finishes(within seconds: Int = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+    /// Runs `body` on a new thread; the semaphore is signalled when it returns.
+    func started(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             body()
             done.signal()
         }
-        return done.wait(timeout: .now() + .seconds(seconds)) == .success
+        return done
+    }
+
+    /// Runs `body` on a new thread; true when it returned within `seconds`.
+    func finishes(within seconds: Int = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+        started(body).wait(timeout: .now() + .seconds(seconds)) == .success
     }
 
     /// Everything a cache hit on `key` does, plus a miss on a third key; returns whether the
@@ -47,11 +52,7 @@ struct LockDisciplineTests {
         let store = try CacheStore.open(at: directory.path, configuration: configuration(blocker))
         try store.put(key: "hot", offset: 0, bytes: originBytes(0, 100_000))
         blocker.arm(.fdatasync)
-        let created = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            try? store.put(key: "cold", offset: 0, bytes: originBytes(0, 50_000))
-            created.signal()
-        }
+        let created = started { try? store.put(key: "cold", offset: 0, bytes: originBytes(0, 50_000)) }
         #expect(blocker.waitUntilStopped(), "creating the entry never synced")
         let served = Mutex(false)
         let hitsReturned = finishes { served.withLock { $0 = Self.hit(store, "hot", other: "third") } }
@@ -75,19 +76,14 @@ struct LockDisciplineTests {
         _ = store.reader(for: "hot").file
         blocker.arm(.open(pathContaining: coldFile))
         let opened = Mutex<[SparseFile]>([])
-        let bothOpened = DispatchSemaphore(value: 0)
-        for _ in 0..<2 {
-            Thread.detachNewThread {
-                if let file = store.reader(for: "cold").file { opened.withLock { $0.append(file) } }
-                bothOpened.signal()
-            }
+        let openings = (0..<2).map { _ in
+            started { if let file = store.reader(for: "cold").file { opened.withLock { $0.append(file) } } }
         }
         #expect(blocker.waitUntilStopped(), "the file was never opened")
         let served = Mutex(false)
         let hitsReturned = finishes { served.withLock { $0 = Self.hit(store, "hot", other: "third") } }
         blocker.release()
-        bothOpened.wait()
-        bothOpened.wait()
+        for opening in openings { opening.wait() }
         #expect(hitsReturned, "a hit on another entry waited for the open")
         #expect(served.withLock { $0 })
         let files = opened.withLock { $0 }

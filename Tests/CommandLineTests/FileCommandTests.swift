@@ -4,7 +4,7 @@ import TestSupport
 @testable import SparseFile
 
 /// The file-level command line contract: names, flags, JSON keys and exit codes.
-@Suite("sparsecache file commands")
+@Suite("sparsecache file commands", .timeLimit(.minutes(2)))
 struct CommandLineContractTests {
     let directory = TemporaryDirectory()
     let origin = TestBytes(seed: 5)

@@ -4,7 +4,7 @@ import TestSupport
 import CacheStore
 
 /// The store command line contract: names, flags, JSON keys and exit codes.
-@Suite("sparsecache store commands")
+@Suite("sparsecache store commands", .timeLimit(.minutes(2)))
 struct StoreCommandTests {
     let directory = TemporaryDirectory("store-cli")
     let origin = TestBytes(seed: 8)

@@ -1,12 +1,12 @@
 import Foundation
 import HLS
 import Testing
+import TestSupport
 
-/// The `sparsecache hls` contract, run against the built executable (`swift build` puts it in
-/// `.build/debug`); skipped when it has not been built.
-@Suite struct CommandLineTests {
-    static let executable = TestFiles.repositoryRoot.appendingPathComponent(".build/debug/sparsecache").path
-    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+/// The `sparsecache hls` contract, run against the executable the test run built (see
+/// `CommandLineTool.executable`); a missing executable fails these tests.
+@Suite(.timeLimit(.minutes(2))) struct CommandLineTests {
+    static var executable: String { CommandLineTool.executable.path }
 
     struct Result {
         var status: Int32
@@ -15,6 +15,9 @@ import Testing
     }
 
     static func run(_ arguments: String...) throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw CommandLineTool.Missing(description: "sparsecache is not built at \(executable)")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -32,7 +35,7 @@ import Testing
 
     static func fixture(_ name: String) -> String { TestFiles.fixtures.appendingPathComponent(name).path }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func parsePrintsTheModelAsJSON() throws {
         let result = try Self.run("hls", "parse", Self.fixture("ffmpeg/single-file-fmp4.m3u8"), "--base",
                                   "https://o.example/v/index.m3u8", "--json")
@@ -51,7 +54,7 @@ import Testing
         #expect((json["warnings"] as? [Any])?.isEmpty == true)
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func parseOfAMultivariantPlaylistListsVariantsAndMedia() throws {
         let result = try Self.run("hls", "parse", Self.fixture("handwritten/master-alternatives.m3u8"), "--json")
         let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
@@ -64,7 +67,7 @@ import Testing
         #expect((json["sessionKeys"] as? [[String: Any]])?.first?["method"] as? String == "SAMPLE-AES")
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func strictParseFailsWithTheLineOnStandardError() throws {
         let result = try Self.run("hls", "parse", Self.fixture("handwritten/malformed-orphans.m3u8"), "--strict", "--json")
         #expect(result.status == 1)
@@ -74,7 +77,7 @@ import Testing
         #expect(lenient.status == 0)
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func inputThatIsNotAPlaylistExitsOne() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-playlist-\(getpid()).txt")
         try Data("<html>hello</html>\n".utf8).write(to: file)
@@ -84,7 +87,7 @@ import Testing
         #expect(result.error.hasPrefix("sparsecache: "))
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func formatIsByteIdenticalAndCanonicalNormalizes() throws {
         let path = Self.fixture("handwritten/malformed-bom-crlf-no-final-newline.m3u8")
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -95,7 +98,7 @@ import Testing
         #expect(canonical.last == 0x0A)
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func rewriteRoutesThroughTheProxyWithHeadSegmentsAndBandwidthCap() throws {
         let media = try Self.run("hls", "rewrite", Self.fixture("ffmpeg/fmp4.m3u8"), "--base", "https://o.example/v/index.m3u8",
                                  "--proxy", "http://127.0.0.1:9000", "--head-segments", "1")
@@ -109,7 +112,7 @@ import Testing
         #expect(rewritten.variants.map(\.bandwidth) == [800_000])
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func lintListsViolationsAndExitsOneOnlyWhenThereAreSome() throws {
         let broken = try Self.run("hls", "lint", Self.fixture("handwritten/malformed-orphans.m3u8"))
         #expect(broken.status == 1)
@@ -121,7 +124,7 @@ import Testing
         #expect(clean.output.isEmpty)
     }
 
-    @Test(.enabled(if: isBuilt, "sparsecache is not built"))
+    @Test
     func benchPrintsThroughputForEachOperation() throws {
         let result = try Self.run("hls", "bench", Self.fixture("ffmpeg/ts.m3u8"), "--iterations", "2")
         #expect(result.status == 0)
@@ -129,5 +132,11 @@ import Testing
         for operation in ["parse", "format", "canonical", "rewrite"] {
             #expect(text.contains("\n\(operation) ") && text.contains("MB/s"), "\(operation)")
         }
+        // What the parse found, for scripts/bench-hls.sh to check against what it generated.
+        #expect(text.contains("\ncounts segments=6 variants=0 "))
+        #expect(text.contains(" warnings=0\n"))
+        let one = try Self.run("hls", "bench", Self.fixture("ffmpeg/ts.m3u8"), "--operation", "parse", "--rounds", "1")
+        let oneText = String(decoding: one.output, as: UTF8.self)
+        #expect(one.status == 0 && oneText.contains("\nparse ") && !oneText.contains("\nrewrite "))
     }
 }

@@ -125,7 +125,7 @@ import Testing
             let lines = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             #expect(lines.count == bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count)
             #expect(!output.contains(UInt8(ascii: "\r")))
-            #expect(output.allSatisfy { $0 < 0x80 } || policy.headSegmentCount == nil)
+            #expect(output.allSatisfy { $0 < 0x80 } || policy.headSegmentCount != nil)
             let rewritten = try HLSPlaylist(parsing: output, options: options)
             #expect(rewritten.segments.count == playlist.segments.count)
             #expect(!rewritten.endList || playlist.endList)

@@ -4,32 +4,45 @@ import TestSupport
 @testable import SparseFile
 
 /// Hundreds of writer processes killed with SIGKILL at random moments, all on one file.
-@Suite("Writers killed at random moments")
+@Suite("Writers killed at random moments", .timeLimit(.minutes(10)))
 struct KillTests {
     let origin = TestBytes(seed: 1234)
 
     @Test func aWriterKilledAtAnyMomentNeverCostsCommittedBytesOrServesAWrongOne() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("victim")
         let payload = directory.file("payload")
         var generator = SeededGenerator(seed: 77)
         var committed: [ByteRange] = []
         let rounds = 200
-        var killedMidway = 0
+        // A new file every 25 rounds, so that most writes bring bytes the file lacks.
+        let roundsPerFile = 25
+        var path = directory.file("victim-0")
+        // Kills that landed mid-write: the writer had committed some of its bytes, and more
+        // were still to come. Only those prove that a kill costs nothing committed.
+        var killedMidWrite = 0
         for round in 0..<rounds {
-            let offset = UInt64.random(in: 0..<6_000_000, using: &generator)
+            if round > 0 && round % roundsPerFile == 0 {
+                #expect(try SparseFile.open(at: path).verify().corruptRanges.isEmpty, "\(path)")
+                path = directory.file("victim-\(round / roundsPerFile)")
+                committed = []
+            }
+            let offset = UInt64.random(in: 0..<12_000_000, using: &generator)
             let length = Int.random(in: 1...1_500_000, using: &generator)
+            guard let written = ByteRange(offset: offset, length: UInt64(length)) else { continue }
             try Data(origin.bytes(offset, length)).write(to: URL(fileURLWithPath: payload))
             let durability = round % 3 == 0 ? "ordered" : "none"
+            let sizeBefore = Self.fileSize(path)
+            let cachedBefore = committed.reduce(0) { $0 + ($1.intersection(written)?.length ?? 0) }
             let writer = try CommandLineTool.launch(
                 ["file", "write", path, "--offset", "\(offset)", "--key", "victim",
                  "--commit-interval", "65536", "--durability", durability],
                 inputFile: payload)
-            usleep(UInt32.random(in: 0..<40_000, using: &generator))
-            if writer.isRunning {
-                kill(writer.processIdentifier, SIGKILL)
-                killedMidway += 1
-            }
+            // Start the clock once the writer is writing (the file grows), not when it was
+            // launched: starting a process can take longer than a whole write.
+            while writer.isRunning && Self.fileSize(path) == sizeBefore { usleep(200) }
+            usleep(UInt32.random(in: 0..<4_000, using: &generator))
+            let killed = writer.isRunning
+            if killed { kill(writer.processIdentifier, SIGKILL) }
             writer.waitUntilExit()
             guard FileManager.default.fileExists(atPath: path) else { continue }
 
@@ -45,10 +58,17 @@ struct KillTests {
                 }
                 #expect(origin.matches(bytes, at: range.offset), "round \(round): wrong bytes in \(range)")
             }
+            let cachedAfter = ranges.reduce(0) { $0 + ($1.intersection(written)?.length ?? 0) }
+            if killed && cachedAfter > cachedBefore && !file.missingRanges(in: written).isEmpty { killedMidWrite += 1 }
             committed = ranges
         }
-        #expect(killedMidway > rounds / 4, "too few writers were killed mid-write to prove anything")
+        #expect(killedMidWrite >= rounds / 4, "only \(killedMidWrite) of \(rounds) kills landed mid-write: too few to prove anything")
         let report = try SparseFile.open(at: path).verify()
         #expect(report.corruptRanges.isEmpty)
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : -1
     }
 }

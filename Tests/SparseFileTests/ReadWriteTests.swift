@@ -151,7 +151,7 @@ struct ReadWriteTests {
         #expect(throws: SparseFileError.invalidArgument) { try file.write([1, 2, 3, 4], at: UInt64.max - 3) }
     }
 
-    @Test func aReaderSeesBytesAsTheWriterAppendsThem() async throws {
+    @Test(.timeLimit(.minutes(1))) func aReaderSeesBytesAsTheWriterAppendsThem() async throws {
         let file = try makeFile(options: SparseFileOptions(durability: .none, autoCommitInterval: 1 << 20))
         let chunk = 16 * 1024
         let total = 4 << 20

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// Runs the `sparsecache` executable built beside the test bundle, as scripts would: standard
-/// input comes from a file, standard output and error go to files read after it exits.
+/// Runs the `sparsecache` executable the test run built, as scripts would: standard input comes
+/// from a file, standard output and error go to files read after it exits.
 public struct CommandLineTool {
     public struct Result {
         public var status: Int32
@@ -10,18 +10,44 @@ public struct CommandLineTool {
         public var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
     }
 
+    /// The tool: `SPARSECACHE_BINARY` when set (scripts/test.sh passes the one its build made),
+    /// otherwise the one beside the test bundle, which the build of the tests made (the test
+    /// targets that run it depend on it).
     public static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["SPARSECACHE_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         return testBinary.deletingLastPathComponent().appendingPathComponent("sparsecache")
     }
 
-    /// Starts the tool with standard input read from `inputFile` and output discarded.
-    public static func launch(_ arguments: [String], inputFile: String) throws -> Process {
+    /// The tool was not where it should be: a test run that cannot run it fails, it does not skip.
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    private static func checkedExecutable() throws -> URL {
+        let url = executable
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw Missing(description: "sparsecache is not built at \(url.path) (set SPARSECACHE_BINARY or build the package)")
+        }
+        return url
+    }
+
+    /// Starts the tool with standard input read from `inputFile`, standard output written to
+    /// `outputFile` (discarded when nil) and standard error discarded.
+    public static func launch(_ arguments: [String], inputFile: String = "/dev/null", outputFile: String? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = try checkedExecutable()
         process.arguments = arguments
         process.standardInput = FileHandle(forReadingAtPath: inputFile)
-        process.standardOutput = FileHandle.nullDevice
+        if let outputFile {
+            _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: outputFile)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
@@ -34,7 +60,7 @@ public struct CommandLineTool {
         try input.write(to: URL(fileURLWithPath: paths.input))
         for path in [paths.output, paths.error] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = try checkedExecutable()
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

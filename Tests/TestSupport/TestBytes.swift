@@ -65,3 +65,18 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+/// Whether two byte sequences are equal, compared with `memcmp` when both are contiguous:
+/// comparing megabytes element by element in a debug build keeps a thread of the cooperative
+/// pool busy for a second, and starves the proxy a test runs beside.
+public func sameBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ lhs: A, _ rhs: B) -> Bool {
+    let compared = lhs.withContiguousStorageIfAvailable { left in
+        rhs.withContiguousStorageIfAvailable { right -> Bool in
+            guard left.count == right.count else { return false }
+            guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+            return memcmp(leftBase, rightBase, left.count) == 0
+        }
+    }
+    if let compared, let compared { return compared }
+    return lhs.elementsEqual(rhs)
+}

@@ -3,10 +3,17 @@ import Synchronization
 
 /// Fetches of playlists in flight, so that concurrent requests for one playlist (players and
 /// their retries ask for a live playlist often) share one origin request.
+///
+/// It also remembers the URL a redirected playlist came from, so that a cached copy's relative
+/// URIs resolve against it as the fetched one's did. In memory only: after a restart a cached
+/// copy resolves against the URL that was requested.
 final class PlaylistFetches: Sendable {
     typealias Result = (head: OriginResponseHead, body: [UInt8], finalURL: String)
 
     private let inFlight = Mutex<[String: Task<Result, any Error>]>([:])
+    private let finalURLs = Mutex<[String: String]>([:])
+    /// Redirected playlists remembered at most; past it they are forgotten and start over.
+    private static let rememberedRedirects = 4096
     private let upstream: Upstream
     private let limit: Int
 
@@ -32,6 +39,19 @@ final class PlaylistFetches: Sendable {
                 if tasks[origin.string] == task { tasks[origin.string] = nil }
             }
         }
-        return try await task.value
+        let result = try await task.value
+        if result.finalURL != origin.string {
+            finalURLs.withLock { urls in
+                if urls.count >= Self.rememberedRedirects { urls.removeAll() }
+                urls[origin.string] = result.finalURL
+            }
+        }
+        return result
+    }
+
+    /// The URL `origin`'s playlist was last fetched from after redirects: the base its relative
+    /// URIs resolve against.
+    func finalURL(of origin: OriginURL) -> String {
+        finalURLs.withLock { $0[origin.string] } ?? origin.string
     }
 }

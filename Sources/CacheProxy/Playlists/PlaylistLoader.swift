@@ -41,9 +41,12 @@ struct PlaylistLoader {
         let key = context.store.key(for: origin.string)
         let cache = PlaylistCache(context: context)
         let cached = cache.cached(key)
-        if directives.isEmpty, let cached, let playlist = PlaylistCache.parse(cached.body, url: origin.string),
+        // A cached copy's relative URIs resolve against the URL it was fetched from (after
+        // redirects), as the fetched one's did.
+        let cachedURL = context.playlistFetches.finalURL(of: origin)
+        if directives.isEmpty, let cached, let playlist = PlaylistCache.parse(cached.body, url: cachedURL),
            playlist.kind == .media, !playlist.isLive {
-            return Loaded(body: cached.body, playlist: playlist, url: origin.string, contentType: cached.contentType, source: .cache)
+            return Loaded(body: cached.body, playlist: playlist, url: cachedURL, contentType: cached.contentType, source: .cache)
         }
         let fetched: PlaylistFetches.Result
         do {
@@ -52,7 +55,7 @@ struct PlaylistLoader {
             guard let cached else { throw error }
             context.counters.recordStale()
             context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
-            return Loaded(body: cached.body, playlist: PlaylistCache.parse(cached.body, url: origin.string), url: origin.string,
+            return Loaded(body: cached.body, playlist: PlaylistCache.parse(cached.body, url: cachedURL), url: cachedURL,
                           contentType: cached.contentType, source: .stale)
         }
         if !directives.asksForDelta { cache.save(fetched, key: key, replacing: cached?.body) }

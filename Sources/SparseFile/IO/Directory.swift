@@ -43,9 +43,12 @@ package enum Directory {
         guard calls.unlink(path) == 0 || errno == ENOENT else { throw .system("unlink", errno: errno, path: path) }
     }
 
-    /// Creates a directory; one that exists already is not an error.
-    package static func make(_ path: String, calls: SystemCalls) throws(SparseFileError) {
-        guard calls.mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .system("mkdir", errno: errno, path: path) }
+    /// Creates a directory; one that exists already is not an error. Returns whether it was new.
+    @discardableResult
+    package static func make(_ path: String, calls: SystemCalls) throws(SparseFileError) -> Bool {
+        if calls.mkdir(path, 0o755) == 0 { return true }
+        guard errno == EEXIST else { throw .system("mkdir", errno: errno, path: path) }
+        return false
     }
 
     /// A unique sibling path for a temporary file.

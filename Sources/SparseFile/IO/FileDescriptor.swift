@@ -116,31 +116,33 @@ package final class FileDescriptor: Sendable {
     }
 
     /// Takes the advisory exclusive lock that marks the single writer of a file.
-    ///
-    /// A lock can look taken for an instant after its holder closed it: a process that forks
-    /// (to run a command) copies every descriptor until the child calls exec. So a busy lock is
-    /// retried for up to 100 ms before it counts as held by another writer.
     package func lockForWriting() throws(SparseFileError) {
-        for attempt in 0..<20 {
-            var result: Int32
-            repeat { result = calls.flock(rawValue, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
-            if result == 0 { return }
-            guard errno == EWOULDBLOCK else { throw .system("flock", errno: errno, path: path) }
-            if attempt < 19 { usleep(5000) }
+        guard try lock(LOCK_EX) else {
+            throw SparseFileError(.lockedByAnotherWriter, "another process has this file open for writing", path: path)
         }
-        throw SparseFileError(.lockedByAnotherWriter, "another process has this file open for writing", path: path)
     }
 
     /// Whether another open file holds the writer's lock (a shared lock cannot be had). Takes
     /// and drops a shared lock when none does, so a writer starting at that instant retries.
     package func isLockedForWriting() throws(SparseFileError) -> Bool {
-        var result: Int32
-        repeat { result = calls.flock(rawValue, LOCK_SH | LOCK_NB) } while result < 0 && errno == EINTR
-        if result == 0 {
-            _ = calls.flock(rawValue, LOCK_UN)
-            return false
+        guard try lock(LOCK_SH) else { return true }
+        _ = calls.flock(rawValue, LOCK_UN)
+        return false
+    }
+
+    /// Takes an advisory lock without blocking; false when it is held elsewhere.
+    ///
+    /// A lock can look taken for an instant after its holder closed it: a process that forks
+    /// (to run a command) copies every descriptor until the child calls exec. So a busy lock is
+    /// retried for up to 100 ms before it counts as held.
+    private func lock(_ operation: Int32) throws(SparseFileError) -> Bool {
+        for attempt in 0..<20 {
+            var result: Int32
+            repeat { result = calls.flock(rawValue, operation | LOCK_NB) } while result < 0 && errno == EINTR
+            if result == 0 { return true }
+            guard errno == EWOULDBLOCK else { throw .system("flock", errno: errno, path: path) }
+            if attempt < 19 { usleep(5000) }
         }
-        guard errno == EWOULDBLOCK else { throw .system("flock", errno: errno, path: path) }
-        return true
+        return false
     }
 }

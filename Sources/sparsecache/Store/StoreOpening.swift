@@ -47,7 +47,12 @@ enum StoreOpening {
         let store = try open(directory, access)
         do {
             let result = try body(store)
-            try store.close()
+            if access == .readWriteIfFree {
+                // Recording the access is a bonus: a disk too full to save it fails no read.
+                try? store.close()
+            } else {
+                try store.close()
+            }
             return result
         } catch {
             throw CommandFailure(code: error.code == .notCached ? .missing : .failure, message: error.message)

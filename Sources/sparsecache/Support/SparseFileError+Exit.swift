@@ -10,7 +10,7 @@ extension SparseFileError {
         case .corruptHeader: code = .corrupt
         default: code = .failure
         }
-        return CommandFailure(code: code, message: description)
+        return CommandFailure(code: code, message: self.code == .diskFull ? "the disk is full: \(description)" : description)
     }
 }
 

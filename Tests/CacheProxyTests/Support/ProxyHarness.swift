@@ -22,14 +22,15 @@ struct ProxyHarness {
         var body: [UInt8]
     }
 
+    /// Runs `body` against a proxy over a store in `directory` (a fresh one by default).
     static func run(
         origin: TestOrigin? = nil,
         configure: (inout CacheProxyConfiguration) -> Void = { _ in },
         storeSize: UInt64 = 256 << 20,
+        directory: TemporaryDirectory = TemporaryDirectory("proxy"),
         storeDirectory: String? = nil,
         _ body: (ProxyHarness) async throws -> Void
     ) async throws {
-        let directory = TemporaryDirectory("proxy")
         let store = try CacheStore.open(at: storeDirectory ?? directory.path, configuration: CacheStoreConfiguration(
             maximumSize: storeSize, fileOptions: SparseFileOptions(durability: .none)))
         var configuration = CacheProxyConfiguration()

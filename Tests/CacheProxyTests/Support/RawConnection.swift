@@ -100,6 +100,31 @@ extension RawConnection {
         return nil
     }
 
+    /// Reads until a response head and at least `count` bytes of its body have arrived (kept for
+    /// ``readResponse(timeout:)``); false when they do not within `timeout`.
+    func readHead(andBody count: Int, timeout: Duration) async -> Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let separator: [UInt8] = [13, 10, 13, 10]
+        while ContinuousClock.now < deadline {
+            if let headEnd = received.indices.dropLast(3).first(where: { received[$0..<$0 + 4].elementsEqual(separator) }),
+               received.count - (headEnd + 4) >= count {
+                return true
+            }
+            let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if read > 0 {
+                received += buffer[0..<read]
+            } else if read == 0 {
+                return false
+            } else {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return false
+    }
+
     /// The first complete response in `bytes` and how many bytes it took.
     private static func parse(_ bytes: [UInt8]) -> (Response, Int)? {
         let separator: [UInt8] = [13, 10, 13, 10]

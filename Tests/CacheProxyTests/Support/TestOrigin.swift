@@ -2,11 +2,14 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import TestSupport
 
 /// A real HTTP origin on 127.0.0.1 for the proxy's tests, with the faults real origins have:
-/// ignoring `Range`, dropping the connection mid-body, 5xx, chunked bodies of unknown length,
-/// slow heads and slow bodies. It records every request so tests can assert how many upstream
-/// fetches happened and for which bytes.
+/// ignoring `Range`, dropping the connection mid-body, 5xx (always, or for the first requests
+/// only), chunked bodies of unknown length, slow heads and slow bodies, redirects; and a gate
+/// that holds a body part-way until the test opens it. It records every request (with the time
+/// it arrived) and how every response ended, so tests can assert how many upstream fetches
+/// happened, for which bytes, and whether the proxy hung up on one.
 final class TestOrigin: Sendable {
     struct Faults: Sendable {
         /// Answer a Range request with 200 and the whole body.
@@ -15,6 +18,8 @@ final class TestOrigin: Sendable {
         var dropAfter: Int?
         /// Answer with this status and a short body instead.
         var status: Int?
+        /// With ``status``: only the first this many requests get it (nil: every request).
+        var statusCount: Int?
         /// Send the body chunked, without Content-Length.
         var chunked = false
         /// Wait this long before the response head.
@@ -22,19 +27,34 @@ final class TestOrigin: Sendable {
         /// Wait this long between body chunks.
         var chunkDelay: Duration?
         var chunkSize = 64 * 1024
+        /// After this many body bytes of a response, wait until ``gate`` opens.
+        var pauseAfter: Int?
+        var gate: TestGate?
     }
 
     struct Resource: Sendable {
         var body: [UInt8]
         var contentType: String
         var entityTag: String?
+        var lastModified: String?
+        /// Answer with a 302 to this location instead.
+        var redirect: String?
         var faults: Faults
 
-        init(_ body: [UInt8], contentType: String = "video/mp2t", entityTag: String? = nil, faults: Faults = Faults()) {
+        init(_ body: [UInt8], contentType: String = "video/mp2t", entityTag: String? = nil, lastModified: String? = nil,
+             faults: Faults = Faults()) {
             self.body = body
             self.contentType = contentType
             self.entityTag = entityTag
+            self.lastModified = lastModified
             self.faults = faults
+        }
+
+        /// A 302 to `location` (a path of this origin or any URL).
+        static func redirect(to location: String) -> Resource {
+            var resource = Resource([])
+            resource.redirect = location
+            return resource
         }
     }
 
@@ -44,6 +64,17 @@ final class TestOrigin: Sendable {
         var range: String?
         /// The query, without the `?`; nil when the target had none.
         var query: String? = nil
+        var time = ContinuousClock.now
+    }
+
+    /// How a response ended.
+    enum Outcome: Sendable, Hashable {
+        /// Sent whole.
+        case complete
+        /// Cut by a ``Faults/dropAfter`` fault.
+        case dropped
+        /// The client went away before the whole body was sent.
+        case abandoned
     }
 
     /// Makes a path's answer at request time from the request's query: a live playlist that
@@ -54,6 +85,8 @@ final class TestOrigin: Sendable {
     private let resources = Mutex<[String: Resource]>([:])
     private let responders = Mutex<[String: Responder]>([:])
     private let log = Mutex<[Request]>([])
+    private let outcomes = Mutex<[String: [Outcome]]>([:])
+    private let statusesSent = Mutex<[String: Int]>([:])
     private let listener: NIOAsyncChannel<Connection, Never>
     private let serving = Mutex<Task<Void, Never>?>(nil)
     let port: Int
@@ -63,11 +96,11 @@ final class TestOrigin: Sendable {
         port = listener.channel.localAddress?.port ?? 0
     }
 
-    /// Starts an origin on a free loopback port.
-    static func start() async throws -> TestOrigin {
+    /// Starts an origin on a free loopback port, or on `port` (an origin that comes back).
+    static func start(port: Int = 0) async throws -> TestOrigin {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try Connection(wrappingChannelSynchronously: channel)
@@ -105,6 +138,11 @@ final class TestOrigin: Sendable {
         responders.withLock { $0[path] = responder }
     }
 
+    /// The resource served at `path`.
+    func resource(_ path: String) -> Resource? {
+        resources.withLock { $0[path] }
+    }
+
     func update(_ path: String, _ change: (inout Resource) -> Void) {
         resources.withLock { resources in
             if var resource = resources[path] {
@@ -117,6 +155,13 @@ final class TestOrigin: Sendable {
     var requests: [Request] { log.withLock { $0 } }
     func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
     func resetLog() { log.withLock { $0.removeAll() } }
+
+    /// How the responses for `path` that have ended so far ended, in order.
+    func outcomes(for path: String) -> [Outcome] { outcomes.withLock { $0[path] ?? [] } }
+
+    private func record(_ outcome: Outcome, for path: String) {
+        outcomes.withLock { $0[path, default: []].append(outcome) }
+    }
 
     // MARK: Serving
 
@@ -146,7 +191,12 @@ final class TestOrigin: Sendable {
         }
         let faults = resource.faults
         if let delay = faults.headDelay { try await Task.sleep(for: delay) }
-        if let status = faults.status {
+        if let location = resource.redirect {
+            let headers = HTTPHeaders([("Location", location.hasPrefix("/") ? url(location) : location), ("Content-Length", "0")])
+            try await outbound.write(contentsOf: [.head(.init(version: .http1_1, status: .found, headers: headers)), .end(nil)])
+            return true
+        }
+        if let status = faults.status, takeStatusFault(path, limit: faults.statusCount) {
             try await outbound.write(contentsOf: [
                 .head(.init(version: .http1_1, status: .init(statusCode: status), headers: ["Content-Length": "4"])),
                 .body(.byteBuffer(ByteBuffer(string: "fail"))), .end(nil),
@@ -158,6 +208,7 @@ final class TestOrigin: Sendable {
         var range = 0..<length
         var headers = HTTPHeaders([("Content-Type", resource.contentType), ("Accept-Ranges", "bytes")])
         if let tag = resource.entityTag { headers.add(name: "ETag", value: tag) }
+        if let date = resource.lastModified { headers.add(name: "Last-Modified", value: date) }
         if let rangeHeader, !faults.ignoresRange, let requested = Self.parseRange(rangeHeader, length: length) {
             guard let requested = requested else {
                 headers.add(name: "Content-Range", value: "bytes */\(length)")
@@ -170,20 +221,50 @@ final class TestOrigin: Sendable {
             headers.add(name: "Content-Range", value: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)")
         }
         if !faults.chunked { headers.add(name: "Content-Length", value: String(range.count)) }
-        try await outbound.write(.head(.init(version: .http1_1, status: status, headers: headers)))
-        guard head.method != .HEAD else {
-            try await outbound.write(.end(nil))
+        do {
+            try await outbound.write(.head(.init(version: .http1_1, status: status, headers: headers)))
+            guard head.method != .HEAD else {
+                try await outbound.write(.end(nil))
+                record(.complete, for: path)
+                return true
+            }
+            let keepOpen = try await sendBody(resource.body, range: range, faults: faults, outbound: outbound)
+            record(keepOpen ? .complete : .dropped, for: path)
+            return keepOpen
+        } catch {
+            record(.abandoned, for: path)
+            throw error
+        }
+    }
+
+    /// Whether this response for `path` gets the status fault (the first `limit` ones do).
+    private func takeStatusFault(_ path: String, limit: Int?) -> Bool {
+        statusesSent.withLock { sent in
+            guard sent[path, default: 0] < limit ?? Int.max else { return false }
+            sent[path, default: 0] += 1
             return true
         }
+    }
+
+    /// Sends `range` of `body` in chunks; returns false when a fault dropped the connection.
+    private func sendBody(
+        _ body: [UInt8], range: Range<Int>, faults: Faults, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws -> Bool {
         var position = range.lowerBound
         var sent = 0
+        var paused = false
         while position < range.upperBound {
+            if let pauseAfter = faults.pauseAfter, let gate = faults.gate, !paused, sent >= pauseAfter {
+                paused = true
+                await gate.wait()
+            }
             var count = min(faults.chunkSize, range.upperBound - position)
+            if let pauseAfter = faults.pauseAfter, !paused, sent < pauseAfter { count = min(count, pauseAfter - sent) }
             if let dropAfter = faults.dropAfter {
                 if sent >= dropAfter { return false }
                 count = min(count, dropAfter - sent)
             }
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: resource.body[position..<position + count]))))
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body[position..<position + count]))))
             position += count
             sent += count
             if let delay = faults.chunkDelay { try await Task.sleep(for: delay) }
