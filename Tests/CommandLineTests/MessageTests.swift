@@ -82,22 +82,16 @@ struct MessageTests {
     func startUpLines() async throws {
         let cache = directory.file("cache")
         let output = directory.file("stdout")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let server = Process()
-        server.executableURL = CommandLineTool.executable
-        server.arguments = ["serve", "--port", "0", "--cache-dir", cache, "--max-size", "3GiB", "--log-level", "error"]
-        server.standardOutput = FileHandle(forWritingAtPath: output)
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let server = try CommandLineTool.launch(
+            ["serve", "--port", "0", "--cache-dir", cache, "--max-size", "3GiB", "--log-level", "error"], outputFile: output)
         defer {
             kill(server.processIdentifier, SIGTERM)
             server.waitUntilExit()
         }
         var lines: [String] = []
-        let deadline = ContinuousClock.now + .seconds(30)
-        while lines.count < 4, server.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil("serve prints its start-up lines") {
             lines = (try String(contentsOfFile: output, encoding: .utf8)).split(separator: "\n").map(String.init)
+            return lines.count >= 4 || !server.isRunning
         }
         try #require(lines.count >= 4, "serve printed: \(lines)")
         let port = try #require(lines[0].hasPrefix("listening on http://127.0.0.1:") ? Int(lines[0].split(separator: ":").last ?? "") : nil)
