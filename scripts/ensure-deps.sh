@@ -3,8 +3,9 @@
 # packages from PyPI).
 # Usage: scripts/ensure-deps.sh [build|test|bench]
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
-#   test:  build + what the tests drive: ffmpeg, GStreamer and nginx (end-to-end scripts), python3 with
-#          the `m3u8` package (the HLS parser's differential oracle)
+#   test:  build + what the tests drive: ffmpeg and nginx (end-to-end scripts), chromium (the
+#          dashboard), GStreamer, mpv and VLC (players), python3 with the `m3u8` package (the
+#          HLS parser's differential oracle)
 #   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv, valgrind)
 # Exits non-zero when something could not be installed: a test run must not go on without it.
 set -euo pipefail
@@ -21,8 +22,12 @@ pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 if $tests; then
     command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
-    command -v gst-launch-1.0 >/dev/null 2>&1 ||
-        need+=(gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+    # The dashboard is rendered in headless Chromium; players are checked for real.
+    command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    command -v gst-launch-1.0 >/dev/null 2>&1 || need+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+                                                       gstreamer1.0-plugins-bad gstreamer1.0-libav)
+    command -v mpv >/dev/null 2>&1 || need+=(mpv)
+    command -v cvlc >/dev/null 2>&1 || need+=(vlc-bin vlc-plugin-base)
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 fi

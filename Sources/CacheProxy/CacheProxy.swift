@@ -83,7 +83,8 @@ public final class CacheProxy: Sendable {
     /// Starts the proxy's threads, binds the listening socket (once) and returns the port;
     /// ``run()`` serves it.
     ///
-    /// - Throws: ``CacheProxyError/Code/bindFailed`` when the address cannot be bound,
+    /// - Throws: ``CacheProxyError/Code/addressInUse`` when another program has the port,
+    ///   ``CacheProxyError/Code/bindFailed`` when the address cannot be bound otherwise,
     ///   ``CacheProxyError/Code/alreadyStopped`` after a shutdown.
     @discardableResult
     public func start() async throws(CacheProxyError) -> Int {
@@ -126,7 +127,7 @@ public final class CacheProxy: Sendable {
                 await context.upstream.shutdown()
                 try? await group.shutdownGracefully()
                 finishBinding(.idle)
-                throw CacheProxyError(.bindFailed, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
+                throw BindFailure.error(error, host: configuration.host, port: configuration.port)
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }

@@ -7,8 +7,10 @@ public struct CacheProxyError: Error, Hashable, Sendable, CustomStringConvertibl
         /// The configuration is inconsistent (a non-loopback address without permission, a
         /// read-only store, a bad limit).
         public static let invalidConfiguration = Code(name: "invalidConfiguration")
-        /// The address could not be bound (in use, not available).
+        /// The address could not be bound (not available, not allowed).
         public static let bindFailed = Code(name: "bindFailed")
+        /// The port is in use by another program.
+        public static let addressInUse = Code(name: "addressInUse")
         /// The proxy already ran: a proxy serves once.
         public static let alreadyStopped = Code(name: "alreadyStopped")
         /// The call needs a running proxy.

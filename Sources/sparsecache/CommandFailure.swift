@@ -18,6 +18,15 @@ struct CommandFailure: Error {
         static let missing = Code(rawValue: 3)
         /// Verification found corruption.
         static let corrupt = Code(rawValue: 4)
+
+        /// Every exit status with its meaning, for `--help` and Docs/CLI.md.
+        static let documented: [(Code, String)] = [
+            (Code(rawValue: 0), "success"),
+            (failure, "failure: an I/O error, an origin that cannot be reached, bad input that is not a usage error"),
+            (usage, "usage error, or a file that is not a cache file"),
+            (missing, "some requested bytes are not cached (file read, get)"),
+            (corrupt, "verification found corruption (verify)"),
+        ]
     }
 
     var code: Code

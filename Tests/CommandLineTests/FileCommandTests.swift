@@ -116,7 +116,6 @@ struct CommandLineContractTests {
     }
 
     @Test(arguments: [
-        ["verify"],
         ["file", "read", "x", "--range", "9-1"],
         ["file", "read", "x", "--range", "abc"],
         ["file", "write", "x"],

@@ -69,12 +69,6 @@ struct StoreCommandTests {
         #expect(try CommandLineTool.run(["ls", store, "--json"]).outputText == "[]\n")
     }
 
-    @Test(arguments: [("500MB", "500000000"), ("1GiB", "1073741824"), ("1.5KiB", "1536"), ("4096", "4096")])
-    func sizesAcceptUnitsAndPlainBytes(size: String, bytes: String) throws {
-        #expect(try CommandLineTool.run(["create", store, "--max-size", size]).status == 0)
-        #expect(try CommandLineTool.run(["stats", store]).outputText.contains("maxSize: \(bytes)"))
-    }
-
     @Test func aSizeThatIsNotASizeIsAUsageError() throws {
         #expect(try CommandLineTool.run(["create", store, "--max-size", "lots"]).status == 2)
     }

@@ -53,7 +53,8 @@ public struct CommandLineTool {
         return process
     }
 
-    public static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+    /// Runs the tool to its end; `environment` is added to the test process's own.
+    public static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) throws -> Result {
         let scratch = TemporaryDirectory("cli")
         let paths = (input: scratch.file("in"), output: scratch.file("out"), error: scratch.file("err"))
         try input.write(to: URL(fileURLWithPath: paths.input))
@@ -61,6 +62,9 @@ public struct CommandLineTool {
         let process = Process()
         process.executableURL = try checkedExecutable()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle(forReadingAtPath: paths.input)
         process.standardOutput = FileHandle(forWritingAtPath: paths.output)
         process.standardError = FileHandle(forWritingAtPath: paths.error)

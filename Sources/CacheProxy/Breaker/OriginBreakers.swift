@@ -3,6 +3,7 @@ import Synchronization
 /// The circuit breakers of every origin the proxy has talked to, keyed by authority.
 final class OriginBreakers: Sendable {
     private let breakers = Mutex<[String: CircuitBreaker]>([:])
+    private let lastFailures = Mutex<[String: String]>([:])
     private let configuration: CircuitBreakerConfiguration
     /// Origins are forgotten beyond this many (the oldest closed ones first); a proxy for one
     /// player talks to a handful.
@@ -45,6 +46,19 @@ final class OriginBreakers: Sendable {
             }
             breakers[authority, default: CircuitBreaker(configuration: configuration)].recordFailure(now: .now)
         }
+    }
+
+    /// Keeps why the origin's last request failed, to say why while its breaker is open.
+    func noteFailure(_ reason: String, for authority: String) {
+        lastFailures.withLock { reasons in
+            if reasons.count >= Self.capacity, reasons[authority] == nil { reasons.removeAll() }
+            reasons[authority] = reason
+        }
+    }
+
+    /// Why the origin's last request failed, if one did.
+    func lastFailure(_ authority: String) -> String? {
+        lastFailures.withLock { $0[authority] }
     }
 
     func recordAbandoned(_ authority: String) {

@@ -141,7 +141,9 @@ final class DownloadRun: Sendable {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(250 << min(attempt, 5)))
             } catch let error as UpstreamError {
-                throw DownloadError(message: "\(what) could not be fetched", failures: ["\(what): \(error.message)"])
+                // Some reasons start with the URL already; it is said once.
+                let reason = error.message.hasPrefix(what + ": ") ? String(error.message.dropFirst(what.count + 2)) : error.message
+                throw DownloadError(message: "cannot fetch \(what): \(reason)", failures: [])
             }
         }
     }

@@ -5,6 +5,8 @@
 ///   forwarded to the origin. Any other parameter is refused: it almost always means an origin
 ///   URL pasted without percent-encoding, whose own query would otherwise be cut off silently.
 /// - `/status` (and `/debug/status`, the name other engines use) reports the proxy's state.
+/// - `/` is a page for people: the dashboard, which reads `/status` and `/entries` (the store's
+///   entries, a page at a time: `?offset=N&limit=M`).
 /// - `/prefetch` manages the prefetch queue; `/downloads` and `/downloads/ID` the downloads.
 /// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
 ///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
@@ -20,6 +22,8 @@ public enum ProxyRoute: Sendable, Hashable {
     case sessionProxy(String, OriginURL, DeliveryDirectives)
     case downloads
     case download(String)
+    case dashboard
+    case entries(EntriesPageRequest)
 
     /// Parses a request target in origin form (`/proxy?url=...`).
     ///
@@ -46,6 +50,10 @@ public enum ProxyRoute: Sendable, Hashable {
             self = .status
         } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
+        } else if path.elementsEqual("/".utf8) {
+            self = .dashboard
+        } else if path.elementsEqual("/entries".utf8) {
+            self = .entries(try EntriesPageRequest(query: query))
         } else if path.elementsEqual("/downloads".utf8) || path.elementsEqual("/downloads/".utf8) {
             self = .downloads
         } else if path.starts(with: "/downloads/".utf8) {

@@ -105,6 +105,10 @@ struct RequestRouter: Sendable {
         case .sessionProxy(let id, let origin, let directives):
             try await SessionResponder(context: context)
                 .respondToResource(id, origin: origin, directives: directives, request: request, writer: writer)
+        case .dashboard:
+            try await DashboardResponder().respond(writer: writer)
+        case .entries(let page):
+            try await StatusResponder.sendJSON(EntriesPage(store: context.store, page), status: .ok, writer: writer)
         }
     }
 

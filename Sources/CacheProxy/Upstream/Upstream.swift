@@ -69,7 +69,8 @@ final class Upstream: Sendable {
     /// head feed the origin's breaker; any answer closes it.
     private func send(_ origin: OriginURL, range: String?, lane: UpstreamLane.Kind) async throws -> HTTPClientResponse {
         guard breakers.admit(origin.authority) else {
-            throw UpstreamError(.unreachable, "\(origin.authority) is unreachable (circuit breaker open)")
+            // What made the breaker open is what the user needs to know, not that it is open.
+            throw UpstreamError(.unreachable, breakers.lastFailure(origin.authority) ?? "\(origin.authority) does not answer")
         }
         var request = HTTPClientRequest(url: origin.string)
         request.headers.add(name: "User-Agent", value: "SparseCache")
@@ -90,7 +91,9 @@ final class Upstream: Sendable {
         } catch {
             breakers.recordFailure(origin.authority)
             logger.debug("origin unreachable", metadata: ["url": "\(origin)", "error": "\(error)"])
-            throw UpstreamError(.unreachable, "\(origin.authority): \(error)")
+            let reason = OriginFailureText.reason(error, origin: origin, timeouts: configuration.timeouts)
+            breakers.noteFailure(reason, for: origin.authority)
+            throw UpstreamError(.unreachable, reason)
         }
     }
 

@@ -7,31 +7,37 @@ import Glibc
 import Darwin
 #endif
 
-/// `sparsecache verify PATH...`: checks every header and data checksum. Exit 0 when all is
-/// sound, 4 when corruption is found (the bad ranges are named), 2 for a file that is not a
-/// cache file (or a usage error). Directories are searched for cache files.
+/// `sparsecache verify [PATH... | [DIR] KEY...]`: checks every header and data checksum. Exit 0
+/// when all is sound, 4 when corruption is found (the bad ranges are named), 2 for a file that
+/// is not a cache file (or a usage error). Directories are searched for cache files; a store's
+/// entries are named by their keys (URLs).
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check every header and data checksum of cache files (directories are searched).",
-        discussion: "Exit status: 0 sound, 4 corruption found, 2 not a cache file or usage error."
+        abstract: "Check every header and data checksum of cache files, stores or store entries.",
+        usage: "sparsecache verify [--cache-dir <dir>] [<path> ... | [<dir>] <key> ...] [--quiet]",
+        discussion: """
+            A target is a cache file, a store directory (every entry, named by its key), another directory (searched \
+            for cache files), or an entry of a store named by its key, a URL: `verify URL` looks in --cache-dir's \
+            store or the per-user one, `verify DIR URL...` in DIR. Without a target, the per-user store. \
+            Exit status: 0 sound, 4 corruption found, 2 not a cache file or usage error.
+            """
     )
 
-    @Argument(help: "Cache files, or directories to search for cache files.")
-    var paths: [String]
+    @Argument(help: ArgumentHelp("Cache files, store directories, directories to search, or keys (URLs) of store entries.",
+                                 valueName: "target"))
+    var paths: [String] = []
+
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
 
     @Flag(help: "Print only problems.")
     var quiet = false
 
-    func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("give at least one PATH") }
-    }
-
     func run() throws(CommandFailure) {
         var worst = CommandFailure.Code(rawValue: 0)
         var checkedFiles = 0
-        for target in expandedTargets() {
-            let outcome = verify(target.path, explicitlyNamed: target.explicit)
+        for target in try expandedTargets() {
+            let outcome = verify(target.path, label: target.label, explicitlyNamed: target.explicit)
             if outcome == .usage && worst != .corrupt { worst = .usage }
             if outcome == .corrupt { worst = .corrupt }
             if outcome != .init(rawValue: -1) { checkedFiles += 1 }
@@ -43,20 +49,25 @@ struct VerifyCommand: ParsableCommand {
         if worst.rawValue != 0 { throw CommandFailure(code: worst, message: "") }
     }
 
-    private func expandedTargets() -> [(path: String, explicit: Bool)] {
-        var targets: [(String, Bool)] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                targets.append((path, true))
-                continue
-            }
-            let files = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []).sorted()
-            for relative in files {
-                let full = path + "/" + relative
-                var childIsDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {
-                    targets.append((full, false))
+    /// Every file to check, with the name to report it by: its key when it is a store entry.
+    private func expandedTargets() throws(CommandFailure) -> [(path: String, label: String, explicit: Bool)] {
+        var targets: [(String, String, Bool)] = []
+        for target in CacheFileTarget.resolve(paths, cacheDirectory: cacheDirectory) {
+            switch target {
+            case .file(let path):
+                targets.append((path, path, true))
+            case .store(let directory):
+                targets += try StoreEntryLocation.find(in: directory, keys: nil).map { ($0.file, $0.key, true) }
+            case .entry(let store, let key):
+                targets += try StoreEntryLocation.find(in: store, keys: [key]).map { ($0.file, $0.key, true) }
+            case .directory(let path):
+                let files = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []).sorted()
+                for relative in files {
+                    let full = path + "/" + relative
+                    var childIsDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {
+                        targets.append((full, full, false))
+                    }
                 }
             }
         }
@@ -65,11 +76,11 @@ struct VerifyCommand: ParsableCommand {
 
     /// Verifies one file and prints its verdict; returns the exit code it calls for, or -1 for
     /// a file found by searching a directory that is not a cache file (skipped).
-    private func verify(_ path: String, explicitlyNamed: Bool) -> CommandFailure.Code {
+    private func verify(_ path: String, label: String, explicitlyNamed: Bool) -> CommandFailure.Code {
         let report: VerificationReport
         do {
             let file = try SparseFile.open(at: path)
-            let progress = ProgressLine(label: "verifying \(path)", total: file.cachedByteCount)
+            let progress = ProgressLine(label: "verifying \(label)", total: file.cachedByteCount)
             report = try file.verify(progress: { checked, total in progress.update(checked, total) })
             progress.finish()
         } catch {
@@ -79,7 +90,7 @@ struct VerifyCommand: ParsableCommand {
             return failure.code
         }
         if report.isSound {
-            if !quiet { writeToStandardOutput("ok       \(path) (\(report.checkedBytes) bytes verified)\n") }
+            if !quiet { writeToStandardOutput("ok       \(label) (\(report.checkedBytes) bytes verified)\n") }
             return .init(rawValue: 0)
         }
         var problems: [String] = []
@@ -89,7 +100,8 @@ struct VerifyCommand: ParsableCommand {
         for slot in report.slots where slot.isDamaged {
             problems.append("header slot \(slot.index): \(slot.problem ?? "invalid")")
         }
-        writeToStandardOutput("CORRUPT  \(path): \(problems.joined(separator: "; "))\n")
+        // An entry is named by its key; its file follows, for `repair`.
+        writeToStandardOutput("CORRUPT  \(label): \(problems.joined(separator: "; "))\(label == path ? "" : " (file \(path))")\n")
         return .corrupt
     }
 }

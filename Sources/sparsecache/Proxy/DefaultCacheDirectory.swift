@@ -18,13 +18,38 @@ enum DefaultCacheDirectory {
     }
 
     /// Creates `path` and its missing parents (like `mkdir -p`).
-    static func create(_ path: String) throws(CommandFailure) {
-        var prefix = ""
+    ///
+    /// - Returns: the outermost directory this call created (removing it undoes the call), or
+    ///   nil when `path` existed.
+    @discardableResult
+    static func create(_ path: String) throws(CommandFailure) -> String? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        var created: String?
         for component in path.split(separator: "/") {
+            let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw CommandFailure(code: .failure, message: "\(prefix): cannot create directory (\(String(cString: strerror(errno))))")
+            if mkdir(prefix, 0o755) == 0 {
+                created = created ?? prefix
+            } else if errno != EEXIST {
+                throw CommandFailure(code: .failure, message: "cannot create the cache directory \(path): "
+                    + reason(errno, parent: parent) + "; pass a directory you can write with --cache-dir")
             }
+        }
+        guard DirectoryCheck.isDirectory(path) else {
+            throw CommandFailure(code: .failure, message: "the cache directory \(path) is a file; pass a directory with --cache-dir")
+        }
+        return created
+    }
+
+    /// Why `mkdir` failed, in words: `/proc` answers "no such file" for a directory it cannot hold.
+    private static func reason(_ code: Int32, parent: String) -> String {
+        switch code {
+        case EACCES, EPERM: "\(parent) does not let you create directories"
+        case EROFS: "\(parent) is on a read-only file system"
+        case ENOENT: "\(parent) does not take new directories"
+        case ENOTDIR: "\(parent) is a file, not a directory"
+        case ENOSPC, EDQUOT: "the disk is full"
+        default: String(cString: strerror(code)).lowercased()
         }
     }
 }

@@ -22,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The port to listen on (0 picks a free one).") var port = 9000
     @OptionGroup var cacheDirectory: CacheDirectoryOption
-    @Option(name: .customLong("max-size"), help: "The cache size limit, e.g. 500MB or 2GiB (default: the store's, or 1GiB for a new one).")
+    @Option(name: .customLong("max-size"), help: ArgumentHelp(
+        "The cache size limit, at least 1 MiB (default: the store's, or 1GiB for a new one): \(SizeArgument.rule).", valueName: "size"),
+            transform: SizeArgument.limit)
     var maxSize: SizeArgument?
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Flag(name: .customLong("allow-non-loopback"), help: "Allow --host to be an address other than loopback.")
@@ -58,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "sparsecache.serve")
         let directory = cacheDirectory.path
-        try DefaultCacheDirectory.create(directory)
+        let createdDirectory = try DefaultCacheDirectory.create(directory)
         let store: CacheStore
         do {
             store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(
@@ -81,6 +83,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)
         } catch {
+            try? store.close()
+            ServeStartup.removeCreatedDirectory(createdDirectory)
             throw CommandFailure(code: .usage, message: error.message)
         }
         let port: Int
@@ -88,9 +92,11 @@ struct ServeCommand: AsyncParsableCommand {
             port = try await proxy.start()
         } catch {
             try? store.close()
-            throw CommandFailure(code: .failure, message: error.message)
+            ServeStartup.removeCreatedDirectory(createdDirectory)
+            throw CommandFailure(code: .failure, message: ServeStartup.bindFailure(error))
         }
         writeToStandardOutput("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
+        writeToStandardOutput(ServeStartup.banner(ProxyAddress(host: host, port: port), store: store))
         try await withThrowingTaskGroup { group in
             group.addTask { try await proxy.run() }
             group.addTask {

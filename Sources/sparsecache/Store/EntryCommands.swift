@@ -1,25 +1,25 @@
 import ArgumentParser
 import CacheStore
 
-/// `sparsecache evict DIR --to SIZE`.
+/// `sparsecache evict [DIR] --to SIZE`.
 struct EvictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evict", abstract: "Evict least-recently-used entries (expired first, never pinned) down to SIZE.")
 
-    @Argument(help: "The store directory.") var directory: String
-    @Option(help: "The size to evict down to: 500MB, 1GiB, or bytes.") var to: SizeArgument
+    @OptionGroup var store: StoreDirectoryArguments
+    @Option(help: ArgumentHelp("The size to evict down to: \(SizeArgument.rule).", valueName: "size")) var to: SizeArgument
 
     func run() throws(CommandFailure) {
-        let report = try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in
+        let report = try StoreOpening.withStore(store.path, readOnly: false) { store throws(CacheStoreError) in
             try store.evict(toSize: to.bytes)
         }
         writeToStandardOutput("evicted \(report.removedKeys.count) entries, freed \(report.freedBytes) bytes\n")
     }
 }
 
-/// `sparsecache rm DIR KEY`.
+/// `sparsecache rm [DIR] KEY`.
 struct RemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove one entry.")
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove one entry.", usage: StoreEntryArguments.usage("rm"))
 
     @OptionGroup var entry: StoreEntryArguments
 
@@ -32,9 +32,10 @@ struct RemoveCommand: ParsableCommand {
     }
 }
 
-/// `sparsecache pin DIR KEY`.
+/// `sparsecache pin [DIR] KEY`.
 struct PinCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin an entry: it is never evicted.")
+    static let configuration = CommandConfiguration(
+        commandName: "pin", abstract: "Pin an entry: it is never evicted.", usage: StoreEntryArguments.usage("pin"))
 
     @OptionGroup var entry: StoreEntryArguments
 
@@ -43,9 +44,9 @@ struct PinCommand: ParsableCommand {
     }
 }
 
-/// `sparsecache unpin DIR KEY`.
+/// `sparsecache unpin [DIR] KEY`.
 struct UnpinCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.")
+    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.", usage: StoreEntryArguments.usage("unpin"))
 
     @OptionGroup var entry: StoreEntryArguments
 
@@ -54,28 +55,29 @@ struct UnpinCommand: ParsableCommand {
     }
 }
 
-/// `sparsecache clear DIR`: removes every entry and prints the bytes freed.
+/// `sparsecache clear [DIR]`: removes every entry and prints the bytes freed.
 struct ClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry; print the bytes freed.")
 
-    @Argument(help: "The store directory.") var directory: String
+    @OptionGroup var store: StoreDirectoryArguments
 
     func run() throws(CommandFailure) {
-        let freed = try StoreOpening.withStore(directory, readOnly: false) { store throws(CacheStoreError) in try store.clear() }
+        let freed = try StoreOpening.withStore(store.path, readOnly: false) { store throws(CacheStoreError) in try store.clear() }
         writeToStandardOutput("\(freed)\n")
     }
 }
 
-/// `sparsecache create DIR --max-size SIZE`: the limit is kept in the directory.
+/// `sparsecache create [DIR] --max-size SIZE`: the limit is kept in the directory.
 struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a store with a size limit kept in the directory.")
 
-    @Argument(help: "The store directory.") var directory: String
-    @Option(help: "The size limit: 500MB, 1GiB, or bytes.") var maxSize: SizeArgument
+    @OptionGroup var store: StoreDirectoryArguments
+    @Option(help: ArgumentHelp("The size limit, at least 1 MiB: \(SizeArgument.rule).", valueName: "size"), transform: SizeArgument.limit)
+    var maxSize: SizeArgument
 
     func run() throws(CommandFailure) {
         do {
-            try CacheStore.create(at: directory, maximumSize: maxSize.bytes)
+            try CacheStore.create(at: store.path, maximumSize: maxSize.bytes)
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }

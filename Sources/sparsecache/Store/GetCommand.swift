@@ -2,12 +2,13 @@ import ArgumentParser
 import CacheStore
 import SparseFile
 
-/// `sparsecache get DIR KEY --range A-B`: prints the bytes, or exits 3 listing what is missing.
+/// `sparsecache get [DIR] KEY --range A-B`: prints the bytes, or exits 3 listing what is missing.
 /// When no other process holds the store, the read counts: a hit, and the entry moves up in the
 /// LRU order.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.")
+        commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.",
+        usage: StoreEntryArguments.usage("get", "--range <range>"))
 
     @OptionGroup var entry: StoreEntryArguments
     @Option(help: "Inclusive byte positions, as in HTTP: A-B.") var range: InclusiveRangeArgument

@@ -2,24 +2,33 @@ import ArgumentParser
 import CacheStore
 import Foundation
 
-/// `sparsecache ls DIR [--json]`: one row (or JSON object) per entry.
+/// `sparsecache ls [DIR] [--json] [--bytes]`: one row (or JSON object) per entry.
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ls", abstract: "List a store's entries, most recently used first.")
+    static let configuration = CommandConfiguration(
+        commandName: "ls", abstract: "List a store's entries, most recently used first.",
+        discussion: "JSON keys (--json, an array of one object per entry): \(jsonKeys.joined(separator: ", ")). "
+            + "\"file\" is the entry's cache file as a path that works as given (inspect and verify take it).")
 
-    @Argument(help: "The store directory.") var directory: String
+    @OptionGroup var store: StoreDirectoryArguments
     @Flag(help: "Print a JSON array of objects.") var json = false
+    @Flag(help: "Print sizes in bytes instead of KiB, MiB, GiB.") var bytes = false
+
+    static let jsonKeys = ["key", "cachedBytes", "contentLength", "diskBytes", "lastAccess", "pinned", "expires", "headLimit", "complete", "file"]
 
     func run() throws(CommandFailure) {
-        let entries = try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) in store.entries }
+        let entries = try StoreOpening.withStore(store.path, readOnly: true) { store throws(CacheStoreError) in
+            store.entries.map { ($0, store.path(of: $0)) }
+        }
         if json {
-            writeToStandardOutput(JSONValue.array(entries.map(Self.json)).rendered() + "\n")
+            writeToStandardOutput(JSONValue.array(entries.map { Self.json($0.0, file: $0.1) }).rendered() + "\n")
             return
         }
+        let size = { (count: UInt64) in bytes ? String(count) : ByteCountText.text(count) }
         var lines = ["CACHED      LENGTH      DISK        LAST ACCESS           PIN EXPIRES               KEY"]
-        for entry in entries {
+        for (entry, _) in entries {
             let columns = [
-                pad(String(entry.cachedBytes), 11), pad(entry.contentLength.map(String.init) ?? "-", 11),
-                pad(String(entry.diskBytes), 11), pad(Self.iso8601(entry.lastAccess), 21), pad(entry.pinned ? "yes" : "-", 3),
+                pad(size(entry.cachedBytes), 11), pad(entry.contentLength.map(size) ?? "-", 11),
+                pad(size(entry.diskBytes), 11), pad(Self.iso8601(entry.lastAccess), 21), pad(entry.pinned ? "yes" : "-", 3),
                 pad(entry.expires.map(Self.iso8601) ?? "-", 21), entry.key,
             ]
             lines.append(columns.joined(separator: " "))
@@ -27,7 +36,7 @@ struct ListCommand: ParsableCommand {
         writeToStandardOutput(lines.joined(separator: "\n") + "\n")
     }
 
-    static func json(_ entry: EntryInfo) -> JSONValue {
+    static func json(_ entry: EntryInfo, file: String) -> JSONValue {
         .object([
             ("key", .string(entry.key)),
             ("cachedBytes", .unsigned(entry.cachedBytes)),
@@ -38,7 +47,7 @@ struct ListCommand: ParsableCommand {
             ("expires", .optional(entry.expires.map(iso8601))),
             ("headLimit", .optional(entry.headLimit)),
             ("complete", .bool(entry.isComplete)),
-            ("file", .string(entry.fileName)),
+            ("file", .string(file)),
         ])
     }
 

@@ -1,10 +1,11 @@
 import ArgumentParser
 import CacheStore
 
-/// `sparsecache put DIR KEY --offset N [--total-length L]`: stores standard input's bytes.
+/// `sparsecache put [DIR] KEY --offset N [--total-length L]`: stores standard input's bytes.
 struct PutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "put", abstract: "Store standard input's bytes at an original offset of a store entry.")
+        commandName: "put", abstract: "Store standard input's bytes at an original offset of a store entry.",
+        usage: StoreEntryArguments.usage("put", "--offset <offset> [--total-length <total-length>]"))
 
     @OptionGroup var entry: StoreEntryArguments
     @Option(help: "The original offset of the first byte.") var offset: UInt64

@@ -13,7 +13,7 @@ enum StoreOpening {
 
     static func open(_ directory: String, _ access: Access) throws(CommandFailure) -> CacheStore {
         if access != .readWrite, !DirectoryCheck.isDirectory(directory) {
-            throw CommandFailure(code: .failure, message: "\(directory): no such store directory")
+            throw CommandFailure(code: .failure, message: "no store at \(directory) (serve, fetch, put or create makes one); name another with --cache-dir")
         }
         do {
             switch access {

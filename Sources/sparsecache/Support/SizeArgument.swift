@@ -1,8 +1,17 @@
 import ArgumentParser
 
-/// A size such as `500MB` (decimal units), `1GiB` (binary units), `1.5GiB`, or plain bytes.
+/// A size such as `500MB`, `2GiB`, `1.5g` or plain bytes, read by one rule everywhere: a unit
+/// that ends in `B` without an `i` is decimal (`KB`, `MB`, `GB`, `TB` = 10^3, 10^6, 10^9,
+/// 10^12), every other unit is binary (`K`/`KiB`, `M`/`MiB`, `G`/`GiB`, `T`/`TiB` = 2^10, 2^20,
+/// 2^30, 2^40), letters in any case, and a number alone counts bytes.
 struct SizeArgument: ExpressibleByArgument {
     var bytes: UInt64
+
+    /// The rule, for the help of every option that takes a size.
+    static let rule = "bytes, or a number with a unit in any case: KB, MB, GB, TB are powers of 1000; K, M, G, T, KiB, MiB, GiB, TiB powers of 1024"
+
+    /// The smallest size limit a store takes: anything less is almost always a missing unit.
+    static let minimumLimit: UInt64 = 1 << 20
 
     private static let units: [(suffix: String, factor: Double)] = [
         ("kib", 1024), ("mib", 1024 * 1024), ("gib", 1024 * 1024 * 1024), ("tib", 1024 * 1024 * 1024 * 1024),
@@ -10,6 +19,8 @@ struct SizeArgument: ExpressibleByArgument {
         ("k", 1024), ("m", 1024 * 1024), ("g", 1024 * 1024 * 1024), ("t", 1024 * 1024 * 1024 * 1024),
         ("b", 1),
     ]
+
+    init(bytes: UInt64) { self.bytes = bytes }
 
     init?(argument: String) {
         let text = argument.lowercased().filter { !$0.isWhitespace }
@@ -22,6 +33,20 @@ struct SizeArgument: ExpressibleByArgument {
         let value = (number * unit.factor).rounded()
         guard value < 1.8e19 else { return nil }
         bytes = UInt64(value)
+    }
+
+    /// A store's size limit: a size of at least ``minimumLimit``. For `@Option(transform:)`,
+    /// whose errors argument-parser prints after the option and the value.
+    static func limit(_ argument: String) throws -> SizeArgument {
+        guard let size = SizeArgument(argument: argument) else {
+            throw ValidationError("not a size; write e.g. 500MB or 2GiB")
+        }
+        guard size.bytes >= minimumLimit else {
+            let plainNumber = UInt64(argument) != nil && size.bytes > 0
+            throw ValidationError("a cache needs at least 1 MiB; " + (plainNumber
+                ? "a number alone counts bytes: did you mean \(argument)MiB or \(argument)GiB?" : "write e.g. 500MB or 2GiB"))
+        }
+        return size
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
