@@ -37,6 +37,22 @@ public struct CacheProxyConfiguration: Sendable {
     public var orphanFetchLimit: UInt64
     /// Event loop threads. Default: the number of cores.
     public var threads: Int
+    /// The base of every URL the proxy writes into playlists and session answers, as players
+    /// reach it: `https://video.example.com` for a proxy behind a front, `http://192.168.1.20:9000`
+    /// on a LAN. An http(s) URL, optionally with a path; no query. Default nil: a proxy on a
+    /// loopback address uses that address and its port; one on another address uses the
+    /// request's `Host` header when it is a valid host and port, and its own address otherwise.
+    public var publicURL: String?
+    /// Whether the proxy keeps Prometheus metrics and serves them at `GET /metrics`. Default true.
+    public var recordsMetrics: Bool
+    /// Whether every request is logged at `info`, one `key=value` line (method, origin URL,
+    /// status, bytes, cache outcome, time to first byte, total time), written off the event
+    /// loop. Default true.
+    public var writesAccessLog: Bool
+    /// How long a graceful shutdown (a `ServiceGroup`'s, on SIGTERM) lets responses in flight
+    /// finish once the proxy stopped accepting connections; the connections still open then are
+    /// closed. Default 10 s.
+    public var shutdownGracePeriod: Duration
 
     public init() {
         host = "127.0.0.1"
@@ -52,6 +68,10 @@ public struct CacheProxyConfiguration: Sendable {
         responseChunkSize = 256 * 1024
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
+        publicURL = nil
+        recordsMetrics = true
+        writesAccessLog = true
+        shutdownGracePeriod = .seconds(10)
     }
 
     /// Limits on untrusted input, from clients and from origins.

@@ -5,6 +5,7 @@
 ///   forwarded to the origin. Any other parameter is refused: it almost always means an origin
 ///   URL pasted without percent-encoding, whose own query would otherwise be cut off silently.
 /// - `/status` (and `/debug/status`, the name other engines use) reports the proxy's state.
+/// - `/metrics` gives its metrics in the Prometheus text format.
 /// - `/prefetch` manages the prefetch queue.
 /// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
 ///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
@@ -13,6 +14,7 @@
 public enum ProxyRoute: Sendable, Hashable {
     case proxy(OriginURL, DeliveryDirectives)
     case status
+    case metrics
     case prefetch
     case sessions
     case session(String)
@@ -42,6 +44,8 @@ public enum ProxyRoute: Sendable, Hashable {
             self = .proxy(origin, directives)
         } else if path.elementsEqual("/status".utf8) || path.elementsEqual("/debug/status".utf8) {
             self = .status
+        } else if path.elementsEqual("/metrics".utf8) {
+            self = .metrics
         } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
         } else if path.elementsEqual("/sessions".utf8) || path.elementsEqual("/sessions/".utf8) {

@@ -47,6 +47,7 @@ enum ProxyServer {
                     // Below every handler that answers, so that it sees every response end.
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
                     try pipeline.addHandler(CacheHitHandler(responder: responder))
+                    context.connections.add(channel)
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }

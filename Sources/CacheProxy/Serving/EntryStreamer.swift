@@ -77,6 +77,7 @@ struct EntryStreamer {
     /// a full cache slows nothing down and breaks no response.
     private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
         context.logger.debug("cache full: passing the rest through", metadata: ["url": "\(session.origin)", "from": "\(position)"])
+        session.passesThrough()
         do {
             try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
                                               lane: lane) { chunk in

@@ -12,6 +12,10 @@ final class FetchSession {
     let key: String
     private let ownership: FetchOwnership
     private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
+    /// How the response used the cache: what its first claim found (a response that claims
+    /// nothing is answered from what the cache knows), and whether it had to pass bytes through.
+    private(set) var outcome = CacheOutcome.hit
+    private var hasClaimed = false
 
     init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?) {
         self.context = context
@@ -28,6 +32,10 @@ final class FetchSession {
             claim = try context.store.claim(key: key, range: range)
         } catch {
             throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")
+        }
+        if !hasClaimed {
+            hasClaimed = true
+            outcome = CacheOutcome(plan: claim.plan)
         }
         for fill in claim.fills {
             let (upstream, origin, ownership) = (context.upstream, origin, ownership)
@@ -46,6 +54,11 @@ final class FetchSession {
             if let error = await fetch.task.value { return error }
         }
         return nil
+    }
+
+    /// The store had no room: the rest of the response streams from the origin unstored.
+    func passesThrough() {
+        outcome = outcome.passingThrough
     }
 
     /// The response is over: fetches it started go on only while little is left of them.

@@ -12,6 +12,8 @@ struct RequestRouter: Sendable {
     /// the request carried (read for POST only), nil when it was over the limit.
     func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async -> Bool {
         context.counters.requestReceived()
+        let started = ContinuousClock.now
+        defer { context.recordExchange(request, writer: writer, started: started) }
         do {
             try await route(request, body: body, writer: writer)
             return true
@@ -89,6 +91,8 @@ struct RequestRouter: Sendable {
             try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
         case .status:
             try await StatusResponder(context: context).respond(writer: writer)
+        case .metrics:
+            try await MetricsResponder(context: context).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
         case .sessions:
