@@ -122,6 +122,7 @@ let package = Package(
             name: "CacheProxyTests",
             dependencies: [
                 "CacheProxy",
+                "sparsecache",
                 "CacheProxyParsing",
                 "CacheStore",
                 "SparseFile",

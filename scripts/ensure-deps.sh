@@ -2,7 +2,7 @@
 # Installs the system packages SparseCache needs when they are missing (Debian/Ubuntu).
 # Usage: scripts/ensure-deps.sh [build|test|bench]
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
-#   test:  build + the real tools the end-to-end tests drive (ffmpeg, nginx)
+#   test:  build + the real tools the tests drive (ffmpeg, nginx, and promtool from prometheus)
 #   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv)
 set -euo pipefail
 level=${1:-build}
@@ -14,6 +14,7 @@ pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
     command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+    command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 fi
 if [ "$level" = bench ]; then
     command -v wrk >/dev/null 2>&1 || need+=(wrk)

@@ -1,5 +1,6 @@
 import CacheProxyParsing
 import HLS
+import NIOHTTP1
 
 /// How players reach a proxy, settled once from its configuration: the public URL it was given,
 /// or what its listening address says (whether it is loopback, and the host as a URL writes it).
@@ -16,6 +17,19 @@ struct PublicAddress: Sendable {
         listensOnLoopback = CacheProxy.isLoopback(configuration.host)
         let host = configuration.host
         boundHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
+
+    /// The base of the URLs written for `request` (nil: for no request in particular) to a proxy
+    /// listening on `port`: the public URL when there is one; else, on loopback, the listening
+    /// address; else the request's `Host` when it is a valid host and port, and the listening
+    /// address when it is not.
+    func base(for request: HTTPRequestHead?, port: Int) -> String {
+        if let fixedBase { return fixedBase }
+        if !listensOnLoopback, let value = request?.headers.first(name: "host"),
+           let host = try? HostAndPort(parsing: value.utf8), host.isPlainName {
+            return "http://\(host)"
+        }
+        return "http://\(boundHost):\(port)"
     }
 
     /// The base a public URL gives (`https://video.example.com/cache`: scheme and authority

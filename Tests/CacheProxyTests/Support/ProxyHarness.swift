@@ -26,6 +26,7 @@ struct ProxyHarness {
         origin: TestOrigin? = nil,
         configure: (inout CacheProxyConfiguration) -> Void = { _ in },
         storeSize: UInt64 = 256 << 20,
+        logger: Logger? = nil,
         _ body: (ProxyHarness) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory("proxy")
@@ -36,8 +37,11 @@ struct ProxyHarness {
         configuration.threads = 2
         configuration.breaker = CircuitBreakerConfiguration(failureThreshold: 3, coolDown: .milliseconds(300))
         configure(&configuration)
-        var logger = Logger(label: "test.proxy")
-        logger.logLevel = .error
+        let logger = logger ?? {
+            var logger = Logger(label: "test.proxy")
+            logger.logLevel = .error
+            return logger
+        }()
         let proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)
         let origin = if let origin { origin } else { try await TestOrigin.start() }
         var clientConfiguration = HTTPClient.Configuration()

@@ -64,10 +64,11 @@ final class TestOrigin: Sendable {
     }
 
     /// Starts an origin on a free loopback port.
-    static func start() async throws -> TestOrigin {
+    /// Starts an origin on `port` (0: a free one; another: an origin coming back where one was).
+    static func start(port: Int = 0) async throws -> TestOrigin {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try Connection(wrappingChannelSynchronously: channel)
