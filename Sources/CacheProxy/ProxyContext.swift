@@ -34,7 +34,7 @@ final class ProxyContext: Sendable {
         publicAddress = PublicAddress(configuration)
         metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info
-            ? AccessLog(logger: logger, limits: configuration.limits.requestTarget) : nil
+            ? AccessLog(logger: logger) : nil
         upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, metrics: metrics, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
         allowList = HostAllowList(configuration.allowedHosts)

@@ -1,4 +1,4 @@
-import CacheProxy
+@testable import CacheProxy
 import CacheStore
 import Foundation
 import NIOHTTP1
@@ -106,5 +106,19 @@ struct MetricsTests {
             let response = try await harness.fetch("http://127.0.0.1:\(harness.port)/metrics")
             #expect(response.status == 404)
         }
+    }
+}
+
+/// The `route` label comes from the path alone, so refused requests count where they were meant.
+@Suite("The route label of sparsecache_requests_total")
+struct RouteLabelTests {
+    @Test("Paths map to their route", arguments: [
+        ("/proxy?url=x", "proxy"), ("/proxy", "proxy"), ("/sessions/abc/index.m3u8?_HLS_msn=1", "session"),
+        ("/sessions/abc/proxy?url=x", "session"), ("/sessions", "sessions"), ("/sessions/abc", "sessions"),
+        ("/prefetch", "prefetch"), ("/status", "status"), ("/debug/status", "status"), ("/metrics", "metrics"),
+        ("/", "other"), ("/proxyx", "other"), ("/metrics/x", "other"),
+    ])
+    func routes(target: String, route: String) {
+        #expect(RouteLabel(target: target).name == route)
     }
 }

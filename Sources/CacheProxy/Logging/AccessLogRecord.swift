@@ -1,4 +1,3 @@
-import CacheProxyParsing
 import NIOHTTP1
 
 /// One request as the access log tells it: what was asked, what was answered and how long it
@@ -7,6 +6,8 @@ struct AccessLogRecord: Sendable {
     var method: HTTPMethod
     /// The request target as it was received.
     var target: String
+    /// The origin URL the target names, as fetched; nil for routes that name none.
+    var url: String?
     /// The response's status; nil when no response head went out (the client left first).
     var status: UInt?
     /// The bytes of the response's body that were written.
@@ -27,26 +28,17 @@ struct AccessLogRecord: Sendable {
     /// `miss`, `pass`, or `-` for those routes. A value with a space, a quote or a backslash is
     /// written in double quotes with `\"` and `\\`; bytes outside visible ASCII as `\xNN`. A
     /// missing status or time is `-`.
-    func line(limits: RequestTargetLimits) -> String {
+    func line() -> String {
         var line = "method="
         Self.append(method.rawValue, to: &line)
         line += " url="
-        Self.append(originURL(limits: limits) ?? target, to: &line)
+        Self.append(url ?? target, to: &line)
         line += " status=" + (status.map { String($0) } ?? "-")
         line += " bytes=" + String(bodyBytes)
         line += " cache=" + (cache?.rawValue ?? "-")
         line += " ttfb_ms=" + (firstByte.map { Self.milliseconds($0 - started) } ?? "-")
         line += " total_ms=" + Self.milliseconds(ended - started)
         return line
-    }
-
-    private func originURL(limits: RequestTargetLimits) -> String? {
-        switch try? ProxyRoute(parsing: target.utf8, limits: limits) {
-        case .proxy(let origin, let directives)?, .sessionProxy(_, let origin, let directives)?:
-            origin.appendingQuery(directives.query).string
-        default:
-            nil
-        }
     }
 
     /// Milliseconds with three decimals (microseconds), never negative.

@@ -7,7 +7,7 @@ extension ProxyContext {
             metrics.recordResponse(route: RouteLabel(target: request.uri), status: status.code, cache: writer.cache, bodyBytes: writer.bodyBytes)
         }
         accessLog?.append(AccessLogRecord(
-            method: request.method, target: request.uri, status: writer.status?.code, bodyBytes: writer.bodyBytes, cache: writer.cache?.kind,
+            method: request.method, target: request.uri, url: writer.origin, status: writer.status?.code, bodyBytes: writer.bodyBytes, cache: writer.cache?.kind,
             started: started, firstByte: writer.headSentAt, ended: .now))
     }
 }

@@ -27,6 +27,8 @@ final class HitResponder {
     /// for it at all (an allowed host, and not a playlist by its name).
     private struct Target {
         let uri: String
+        /// The origin URL it names, for the access log.
+        let origin: String
         let key: String
         let isServable: Bool
     }
@@ -88,7 +90,7 @@ final class HitResponder {
         var log: AccessLog.Pending?
         if let accessLog = proxy.accessLog, let started {
             log = AccessLog.Pending(log: accessLog, record: AccessLogRecord(
-                method: method, target: uri, status: plan.status.code, bodyBytes: bodyBytes, cache: .hit, started: started,
+                method: method, target: uri, url: target.origin, status: plan.status.code, bodyBytes: bodyBytes, cache: .hit, started: started,
                 firstByte: nil, ended: started))
         }
         let framing = ResponseFraming.apply(to: &plan.headers, version: version, keepAlive: keepAlive, isHead: isHead)
@@ -102,7 +104,7 @@ final class HitResponder {
         guard case .proxy(let origin, let directives)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget),
               directives.isEmpty
         else { return nil }
-        let target = Target(uri: uri, key: proxy.store.key(for: origin.string),
+        let target = Target(uri: uri, origin: origin.string, key: proxy.store.key(for: origin.string),
                                isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
         lastTarget = target
         return target

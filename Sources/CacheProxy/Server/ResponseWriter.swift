@@ -24,6 +24,8 @@ final class ResponseWriter {
     private(set) var bodyBytes: UInt64 = 0
     /// How the response used the cache, told by the responder that served an origin resource.
     var cache: CacheOutcome?
+    /// The origin URL the request names, as fetched, for the access log.
+    var origin: String?
     /// A HEAD response of unknown length: NIO's encoder, which does not know the request was a
     /// HEAD here, would frame it as chunked and write a terminator; the response ends with the
     /// connection instead.

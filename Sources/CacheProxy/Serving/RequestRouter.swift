@@ -87,6 +87,12 @@ struct RequestRouter: Sendable {
             }
         }
         switch route {
+        case .proxy(let origin, let directives), .sessionProxy(_, let origin, let directives):
+            writer.origin = origin.appendingQuery(directives.query).string
+        default:
+            break
+        }
+        switch route {
         case .prefetch:
             try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
         case .status:
