@@ -66,6 +66,20 @@ same() {
 origin_requests() {
     tail -n "+$1" "$work/origin.log" | awk '{ print $1 }' | grep '\.ts$' || true
 }
+# logs_written: waits (up to 5 s) until each instance's access log holds a line for every request
+# its /metrics has counted (the lines leave a few tens of milliseconds after their responses).
+logs_written() {
+    local index counted lines
+    for index in 1 2 3; do
+        for _ in $(seq 1 100); do
+            counted=$(curl -sf "http://127.0.0.1:${INSTANCE_PORTS[$((index - 1))]}/metrics" |
+                awk '/^sparsecache_requests_total/ { sum += $2 } END { print sum + 0 }')
+            lines=$(grep -c ' method=' "$work/instance$index.log" || true)
+            [ "$lines" -ge "$counted" ] && break
+            sleep 0.05
+        done
+    done
+}
 # served_by N: the origin paths instance N's access log names.
 served_by() {
     grep -o "url=$origin/[^ ]*" "$work/instance$1.log" | sed "s|^url=$origin||" | sort -u || true
@@ -100,6 +114,7 @@ if ! grep -qw 0 <<<"$counts"; then
 else
     fail "an instance served nothing (proxy 2xx:$counts)"
 fi
+logs_written
 owned=0
 for index in 1 2 3; do
     others=$(for other in 1 2 3; do [ "$other" = "$index" ] || served_by "$other"; done | sort -u)

@@ -5,6 +5,11 @@ import Logging
 import ServiceLifecycle
 import SparseFile
 import UnixSignals
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `sparsecache serve`: runs the HLS caching proxy, as a service in a swift-service-lifecycle
 /// `ServiceGroup`, until SIGINT or SIGTERM shut it down gracefully.
@@ -57,11 +62,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level = logLevel.value
+        // glibc re-reads /etc/localtime for every timestamp while TZ is unset; one is logged per request.
+        setenv("TZ", ":/etc/localtime", 0)
+        let standardError = BufferedStandardError()
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: standardError.stream)
             handler.logLevel = level
             return handler
         }
+        defer { standardError.flush() }
         let logger = Logger(label: "sparsecache.serve")
         let directory = cacheDirectory.path
         try DefaultCacheDirectory.create(directory)
@@ -104,7 +113,11 @@ struct ServeCommand: AsyncParsableCommand {
         // The proxy ends its own drain at the grace period; this only bounds the clean-up after it.
         services.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + .seconds(10)
         do {
-            try await ServiceGroup(configuration: services).run()
+            try await withThrowingDiscardingTaskGroup { tasks in
+                tasks.addTask { await standardError.flushPeriodically() }
+                try await ServiceGroup(configuration: services).run()
+                tasks.cancelAll()
+            }
         } catch {
             try? store.close()
             throw CommandFailure(code: .failure, message: "the proxy stopped: \(error)")
