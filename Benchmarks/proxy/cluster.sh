@@ -40,6 +40,11 @@ $(index=1; for port in "${ports[@]}"; do echo "    upstream sparsecache_$index {
         proxy_set_header Host \$http_host;
         # Stream what the instance sends as it sends it; never spool a video to the front's disk.
         proxy_buffering off;
+        # Unbuffered, nginx relays through this one buffer: the default (a page) would take
+        # a read and a write per 4 KiB of video.
+        proxy_buffer_size 256k;
+        proxy_buffers 4 256k;
+        proxy_busy_buffers_size 256k;
         proxy_request_buffering off;
         proxy_next_upstream error timeout;
         proxy_connect_timeout 2s;
