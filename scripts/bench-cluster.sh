@@ -30,8 +30,9 @@ for index in $(seq 1 "$count"); do head -c "$file_size" /dev/urandom >"$work/www
 origin_port=$(free_port)
 start_nginx "$work/www" "$origin_port" "$work/origin"
 origin_pid=$NGINX_PID
-start_cluster "$binary" "$work" 3 --access-log off --max-size 2GiB
+INSTANCE_PIDS=() FRONT_PID=""
 trap 'stop_pids "$FRONT_PID" "${INSTANCE_PIDS[@]}" "$origin_pid"; rm -rf "$work"' EXIT
+start_cluster "$binary" "$work" 3 --access-log off --max-size 2GiB
 front="http://127.0.0.1:$FRONT_PORT"
 direct="http://127.0.0.1:${INSTANCE_PORTS[0]}"
 

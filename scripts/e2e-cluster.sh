@@ -45,8 +45,9 @@ origin_port=$(free_port)
 NGINX_ACCESS_LOG=$work/origin.log start_nginx "$www" "$origin_port" "$work/origin"
 origin="http://127.0.0.1:$origin_port"
 origin_pid=$NGINX_PID
-start_cluster "$binary" "$work" 3
+INSTANCE_PIDS=() FRONT_PID=""
 trap 'stop_pids "$FRONT_PID" "${INSTANCE_PIDS[@]}" "$origin_pid"; rm -rf "$work"' EXIT
+start_cluster "$binary" "$work" 3
 front="http://127.0.0.1:$FRONT_PORT"
 
 passed=0

@@ -68,12 +68,13 @@ CONF
 }
 
 # start_cluster BINARY WORKDIR N [serve options...]: N instances (caches WORKDIR/cacheI, logs
-# WORKDIR/instanceI.log at info, so with their access logs) and the front. Sets INSTANCE_PIDS,
-# INSTANCE_PORTS, FRONT_PID and FRONT_PORT.
+# WORKDIR/instanceI.log at info, so with their access logs) and the front. Appends to
+# INSTANCE_PIDS (set it, and a trap stopping them, first) and sets INSTANCE_PORTS, FRONT_PID
+# and FRONT_PORT.
 start_cluster() {
     local binary=$1 work=$2 count=$3; shift 3
     FRONT_PORT=$(free_port)
-    INSTANCE_PIDS=() INSTANCE_PORTS=()
+    INSTANCE_PORTS=()
     local index
     for index in $(seq 1 "$count"); do
         PROXY_LOG_LEVEL=info start_proxy "$binary" "$work/cache$index" \
