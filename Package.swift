@@ -60,6 +60,7 @@ let package = Package(
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
+            dependencies: ["HLS"],
             path: "Sources/CacheProxy/Parsing",
             swiftSettings: strictSwift
         ),
@@ -99,6 +100,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
+            dependencies: ["SparseFile"],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),
@@ -158,6 +160,7 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzMP4Boxes", "CacheProxyParsing"),
     ("FuzzRawRequestHead", "CacheProxyParsing"),
     ("FuzzSessionRequest", "CacheProxyParsing"),
+    ("FuzzDownloadRequest", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

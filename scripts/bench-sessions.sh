@@ -82,8 +82,8 @@ session_median=$(median "${through_session[@]}")
 playlist_ratio=$(python3 -c "print(f'{$session_median / $plain_median:.2f}')")
 
 echo "== 2. time to first byte of a cached 64 KiB range, $ttfb_count requests each, interleaved" >&2
-read -r plain_ttfb plain_p90 session_ttfb session_p90 < <(python3 Benchmarks/proxy/hit_ttfb.py "$PROXY_PORT" "$ttfb_count" \
-    "$plain_segment" "$session_segment" | tr '\n' ' ')
+ttfb=$(python3 Benchmarks/proxy/hit_ttfb.py "$PROXY_PORT" "$ttfb_count" "$plain_segment" "$session_segment" | tr '\n' ' ')
+read -r plain_ttfb plain_p90 session_ttfb session_p90 <<<"$ttfb"
 added=$(python3 -c "print(f'{$session_ttfb - $plain_ttfb:.3f}')")
 
 failures=0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CacheStore goals of issue 3, in one run (Docs/BENCHMARKS.md, "CacheStore").
+# CacheStore goals, in one run (Docs/BENCHMARKS.md, "CacheStore").
 # Usage: scripts/bench-store.sh [SCRATCH_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."

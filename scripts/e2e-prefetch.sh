@@ -128,5 +128,21 @@ print("e2e-prefetch: resumed %d resources (%d partly stored), no stored byte ask
 PY
 play_offline "$work/cache-resume" "$origin/v1/index.m3u8" whole-1
 
+echo "== 4. fetch into a cache directory a running proxy holds: the proxy downloads it" >&2
+stop_pids "$NGINX_PID"
+NGINX_PID=""
+start_nginx "$work/www" "$origin_port" "$work/nginx-handoff"
+start_proxy "$binary" "$work/cache-handoff"
+"$binary" fetch "$origin/v0/index.m3u8" --cache-dir "$work/cache-handoff" >"$work/handoff.out" 2>"$work/handoff.log"
+grep -q "through the proxy at http://127.0.0.1:$PROXY_PORT" "$work/handoff.out" ||
+    { echo "e2e-prefetch: FAIL: fetch did not hand the download to the running proxy: $(cat "$work/handoff.out" "$work/handoff.log")" >&2; exit 1; }
+tail -1 "$work/handoff.out" >&2
+stop_pids "$NGINX_PID"
+NGINX_PID=""
+play "$(through_proxy "$origin/v0/index.m3u8")" handoff-whole-0
+compare direct-whole-0 handoff-whole-0
+stop_pids "$PROXY_PID"
+PROXY_PID=""
+
 [ "$failures" -eq 0 ] || { echo "e2e-prefetch: $failures comparison(s) failed" >&2; exit 1; }
 echo "e2e-prefetch: all passed" >&2

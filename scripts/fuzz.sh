@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh run TARGET SECONDS [libFuzzer flags...]
 #                                           a campaign; new inputs go to Fuzz/corpus-work/TARGET
 # Targets live in Fuzz/<name>/: <name>.swift, seeds/, optional <name>.dict and crashes/.
+# The HLS targets also read the shared real-world playlist corpus, ../shared/corpus/hls, when it
+# exists (read in place, never copied; new inputs go to the first folder only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build-fuzz
@@ -28,6 +30,7 @@ run_target() {
     mkdir -p "$work" Fuzz/artifacts
     local dirs=("$work" "Fuzz/$name/seeds")
     [ -d "Fuzz/$name/crashes" ] && dirs+=("Fuzz/$name/crashes")
+    [[ $name == FuzzHLS* ]] && [ -d ../shared/corpus/hls ] && dirs+=(../shared/corpus/hls)
     local dict=()
     [ -f "Fuzz/$name/$name.dict" ] && dict=("-dict=Fuzz/$name/$name.dict")
     # The whole log is kept (gitignored) for a campaign's figures: cov, ft, exec/s.

@@ -1,61 +1,233 @@
 #!/usr/bin/env python3
-"""Writes the HLS benchmark playlists into a folder (generated at run time, never committed).
+"""Writes the HLS benchmark playlists into a folder (generated at run time, never committed),
+and a manifest of what each one holds, for scripts/bench-hls.sh to check the parse against.
 
     generate.py OUTDIR
 
-media-10k.m3u8       10,000-segment media playlist (about 780 KB)
-media-100k.m3u8      100,000-segment media playlist (the same shape, 10x longer)
-byterange-10k.m3u8   10,000-segment single-file fMP4 playlist with EXT-X-MAP and EXT-X-BYTERANGE
-master-2000.m3u8     multivariant playlist: 2,000 variants, 200 renditions, I-frame variants
+Each shape is one file and one row of the benchmark. The shapes follow what real packagers and
+CDNs write rather than the easiest case: long absolute URIs with signed query strings, EXTINF
+titles, EXT-X-PROGRAM-DATE-TIME on every segment, key rotation, byte-range fMP4, multivariant
+playlists whose variants carry every common attribute, LL-HLS, date ranges and session data.
+
+media-plain-10k.m3u8  10,000 segments, EXTINF without title, absolute URI with a short query
+media-10k.m3u8        10,000 segments, each with PROGRAM-DATE-TIME, an EXTINF title and a
+                      150-byte signed URI; an AES-128 key with IV every 10 segments, a
+                      discontinuity every 500
+media-100k.m3u8       the same shape, 100,000 segments
+byterange-10k.m3u8    single-file fMP4: EXT-X-MAP with BYTERANGE, 10,000 segments with
+                      EXT-X-BYTERANGE length@offset
+daterange-10k.m3u8    10,000 segments with PROGRAM-DATE-TIME; an EXT-X-DATERANGE (SCTE-35 out and
+                      in, client attributes) every 10 segments
+llhls-2k.m3u8         LL-HLS: SERVER-CONTROL, PART-INF, 2,000 segments of 4 EXT-X-PARTs each,
+                      PROGRAM-DATE-TIME, a preload hint and three rendition reports
+master-2000.m3u8      multivariant: 2,000 EXT-X-STREAM-INF with 11 attributes and a signed URI,
+                      300 EXT-X-MEDIA, 200 EXT-X-I-FRAME-STREAM-INF, 20 SESSION-DATA, a
+                      SESSION-KEY and CONTENT-STEERING
+
+manifest.tsv: name, kind, segments, variants, i-frame variants, renditions, parts, date ranges,
+session data, keys (EXT-X-KEY) and session keys.
 """
+import datetime
 import os
+import random
 import sys
+
+# Deterministic content: every run writes the same bytes.
+RANDOM = random.Random(20261121)
+
+
+def token(length, alphabet="0123456789abcdef"):
+    return "".join(RANDOM.choice(alphabet) for _ in range(length))
+
+
+BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+START = datetime.datetime(2026, 11, 21, 22, 3, 8, 70000, tzinfo=datetime.timezone.utc)
+
+
+def date_time(seconds):
+    moment = START + datetime.timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03d" % (moment.microsecond // 1000) + "Z"
+
+
+class Shape:
+    def __init__(self, kind):
+        self.kind = kind
+        self.lines = ["#EXTM3U"]
+        self.counts = dict(segments=0, variants=0, iframes=0, renditions=0, parts=0, dateranges=0,
+                           sessiondata=0, keys=0, sessionkeys=0)
+
+    def add(self, line):
+        self.lines.append(line)
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def media_plain(count):
+    shape = Shape("media")
+    for line in ("#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:7", "#EXT-X-MEDIA-SEQUENCE:0",
+                 "#EXT-X-PLAYLIST-TYPE:VOD"):
+        shape.add(line)
+    for i in range(count):
+        shape.add("#EXTINF:%s," % ("6.006000" if i % 10 else "5.972000"))
+        shape.add("https://cdn.example.com/v/1080p/seg_%07d.ts?tok=ab%04d" % (i, i % 9973))
+        shape.counts["segments"] += 1
+    shape.add("#EXT-X-ENDLIST")
+    return shape
 
 
 def media(count):
-    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:7", "#EXT-X-MEDIA-SEQUENCE:0",
-             "#EXT-X-PLAYLIST-TYPE:VOD"]
+    shape = Shape("media")
+    for line in ("#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:7", "#EXT-X-MEDIA-SEQUENCE:1000",
+                 "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS"):
+        shape.add(line)
+    asset = token(12)
+    seconds = 0.0
     for i in range(count):
-        duration = "6.006000" if i % 10 else "5.972000"
-        lines.append("#EXTINF:%s," % duration)
-        lines.append("https://cdn.example.com/v/1080p/seg_%07d.ts?tok=ab%04d" % (i, i % 9973))
-    lines.append("#EXT-X-ENDLIST")
-    return "\n".join(lines) + "\n"
+        if i % 500 == 0 and i > 0:
+            shape.add("#EXT-X-DISCONTINUITY")
+        if i % 10 == 0:
+            shape.add('#EXT-X-KEY:METHOD=AES-128,URI="https://keys.example-drm.com/v2/keys/%s/%06d?auth=%s",'
+                      "IV=0x%s" % (asset, i // 10, token(24), token(32)))
+            shape.counts["keys"] += 1
+        duration = 6.006 if i % 7 else 5.005
+        shape.add("#EXT-X-PROGRAM-DATE-TIME:%s" % date_time(seconds))
+        shape.add('#EXTINF:%.6f,Episode 12 "The Long Night" part %d' % (duration, i))
+        shape.add("https://cdn-%02d.media-delivery.example.net/vod/2026/11/21/asset_%s/hls/1080p_h264_6000k/"
+                  "segment_%06d.ts?token=%s&expires=%d&sig=%s"
+                  % (i % 16, asset, i, token(32), 1764000000 + i, token(43, BASE64URL)))
+        shape.counts["segments"] += 1
+        seconds += duration
+    shape.add("#EXT-X-ENDLIST")
+    return shape
 
 
 def byterange(count):
-    lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:7", "#EXT-X-MEDIA-SEQUENCE:0",
-             "#EXT-X-PLAYLIST-TYPE:VOD", '#EXT-X-MAP:URI="main.mp4",BYTERANGE="1024@0"']
-    offset = 1024
+    shape = Shape("media")
+    for line in ("#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:7", "#EXT-X-MEDIA-SEQUENCE:0",
+                 "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
+                 '#EXT-X-MAP:URI="video_1080p_h264_6000k.mp4",BYTERANGE="1432@0"'):
+        shape.add(line)
+    offset = 1432
     for i in range(count):
-        length = 1_200_000 + (i * 7919) % 300_000
-        lines.append("#EXTINF:6.006000,")
-        lines.append("#EXT-X-BYTERANGE:%d@%d" % (length, offset))
-        lines.append("main.mp4")
+        length = 1_200_000 + (i * 7919) % 3_000_000
+        shape.add("#EXTINF:%s," % ("6.006000" if i % 10 else "5.972000"))
+        shape.add("#EXT-X-BYTERANGE:%d@%d" % (length, offset))
+        shape.add("video_1080p_h264_6000k.mp4")
+        shape.counts["segments"] += 1
         offset += length
-    lines.append("#EXT-X-ENDLIST")
-    return "\n".join(lines) + "\n"
+    shape.add("#EXT-X-ENDLIST")
+    return shape
 
 
-def master(variants, renditions):
-    lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"]
+def daterange(count):
+    shape = Shape("media")
+    for line in ("#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:7", "#EXT-X-MEDIA-SEQUENCE:0",
+                 "#EXT-X-PLAYLIST-TYPE:EVENT"):
+        shape.add(line)
+    seconds = 0.0
+    for i in range(count):
+        shape.add("#EXT-X-PROGRAM-DATE-TIME:%s" % date_time(seconds))
+        if i % 10 == 0:
+            shape.add('#EXT-X-DATERANGE:ID="splice-%06d",CLASS="com.example.ad",START-DATE="%s",DURATION=30.000,'
+                      'PLANNED-DURATION=30.000,SCTE35-OUT=0x%s,X-COM-EXAMPLE-AD-ID="%s",X-ASSET-URI="https://ads.example.com/%s"'
+                      % (i, date_time(seconds), token(40).upper(), token(16), token(20)))
+            shape.counts["dateranges"] += 1
+        shape.add("#EXTINF:6.006,")
+        shape.add("https://cdn.example.net/live/channel-7/1080p/%09d.ts" % (4_000_000 + i))
+        shape.counts["segments"] += 1
+        seconds += 6.006
+    return shape
+
+
+def llhls(count):
+    shape = Shape("media")
+    for line in ("#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:4",
+                 "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=24.0,PART-HOLD-BACK=3.012",
+                 "#EXT-X-PART-INF:PART-TARGET=1.004", "#EXT-X-MEDIA-SEQUENCE:48000",
+                 '#EXT-X-MAP:URI="init-1080p.mp4"'):
+        shape.add(line)
+    seconds = 0.0
+    first = 48000
+    for i in range(count):
+        shape.add("#EXT-X-PROGRAM-DATE-TIME:%s" % date_time(seconds))
+        for part in range(4):
+            shape.add('#EXT-X-PART:DURATION=1.00100,URI="filePart%d.%d.mp4"%s'
+                      % (first + i, part, ",INDEPENDENT=YES" if part == 0 else ""))
+            shape.counts["parts"] += 1
+        shape.add("#EXTINF:4.00400,")
+        shape.add("fileSequence%d.mp4" % (first + i))
+        shape.counts["segments"] += 1
+        seconds += 4.004
+    for part in range(2):
+        shape.add('#EXT-X-PART:DURATION=1.00100,URI="filePart%d.%d.mp4"%s'
+                  % (first + count, part, ",INDEPENDENT=YES" if part == 0 else ""))
+        shape.counts["parts"] += 1
+    shape.add('#EXT-X-PRELOAD-HINT:TYPE=PART,URI="filePart%d.2.mp4"' % (first + count))
+    for rendition in ("720p", "480p", "audio"):
+        shape.add('#EXT-X-RENDITION-REPORT:URI="../%s/live.m3u8",LAST-MSN=%d,LAST-PART=1'
+                  % (rendition, first + count))
+    return shape
+
+
+def master(variants, renditions, iframes):
+    shape = Shape("master")
+    shape.add("#EXT-X-VERSION:7")
+    shape.add("#EXT-X-INDEPENDENT-SEGMENTS")
+    shape.add('#EXT-X-CONTENT-STEERING:SERVER-URI="https://steering.example.com/v1/steer?session=%s",'
+              'PATHWAY-ID="cdn-a"' % token(16))
+    shape.add('#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://keys.example.com/%s",'
+              'KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"' % token(32))
+    shape.counts["sessionkeys"] += 1
+    for i in range(20):
+        shape.add('#EXT-X-SESSION-DATA:DATA-ID="com.example.title.%d",VALUE="Episode %d: %s",LANGUAGE="en"'
+                  % (i, i, token(24)))
+        shape.counts["sessiondata"] += 1
+    languages = ["en", "fr", "de", "es", "it", "ja", "ko", "pt", "nl", "sv"]
     for i in range(renditions):
-        kind = "SUBTITLES" if i % 4 == 3 else "AUDIO"
-        group = "subs" if kind == "SUBTITLES" else "aud%d" % (i % 3)
-        lines.append('#EXT-X-MEDIA:TYPE=%s,GROUP-ID="%s",NAME="Track %d",LANGUAGE="l%02d",DEFAULT=%s,'
-                     'AUTOSELECT=YES,URI="media/%s/track_%03d/index.m3u8"'
-                     % (kind, group, i, i % 100, "YES" if i < 4 else "NO", kind.lower(), i))
+        language = languages[i % len(languages)]
+        if i % 3 == 2:
+            shape.add('#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="%s %d",LANGUAGE="%s",DEFAULT=NO,'
+                      'AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog",'
+                      'URI="https://cdn.example.net/vod/asset/subs/%s_%03d/index.m3u8?token=%s"'
+                      % (language, i, language, language, i, token(32)))
+        else:
+            group = "aac-stereo-%d" % (i % 4)
+            shape.add('#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="%s",NAME="%s %d",LANGUAGE="%s",DEFAULT=%s,AUTOSELECT=YES,'
+                      'CHANNELS="2",URI="https://cdn.example.net/vod/asset/audio/%s_%03d/index.m3u8?token=%s"'
+                      % (group, language, i, language, "YES" if i < 4 else "NO", language, i, token(32)))
+        shape.counts["renditions"] += 1
+    resolutions = [(640, 360), (960, 540), (1280, 720), (1920, 1080), (3840, 2160)]
     for i in range(variants):
         bandwidth = 200_000 + i * 3_000
-        width, height = [(640, 360), (960, 540), (1280, 720), (1920, 1080)][i % 4]
-        lines.append('#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,CODECS="avc1.64001f,mp4a.40.2",'
-                     'RESOLUTION=%dx%d,FRAME-RATE=29.970,AUDIO="aud%d",SUBTITLES="subs"'
-                     % (bandwidth, bandwidth * 9 // 10, width, height, i % 3))
-        lines.append("video/variant_%04d/index.m3u8" % i)
-    for i in range(0, variants, 10):
-        lines.append('#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=%d,CODECS="avc1.64001f",RESOLUTION=1280x720,'
-                     'URI="video/variant_%04d/iframes.m3u8"' % (50_000 + i * 100, i))
-    return "\n".join(lines) + "\n"
+        width, height = resolutions[i % len(resolutions)]
+        shape.add('#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,CODECS="avc1.640028,mp4a.40.2",'
+                  'RESOLUTION=%dx%d,FRAME-RATE=29.970,HDCP-LEVEL=%s,VIDEO-RANGE=%s,AUDIO="aac-stereo-%d",'
+                  'SUBTITLES="subs",CLOSED-CAPTIONS=NONE,PATHWAY-ID="cdn-%s"'
+                  % (bandwidth, bandwidth * 9 // 10, width, height, "TYPE-1" if height >= 2160 else "TYPE-0",
+                     "PQ" if i % 2 else "SDR", i % 4, "a" if i % 2 else "b"))
+        shape.add("https://cdn-%s.example.net/vod/2026/11/21/asset_%04d/video/%dp_%dk/index.m3u8?token=%s&sig=%s"
+                  % ("a" if i % 2 else "b", i % 97, height, bandwidth // 1000, token(32), token(43, BASE64URL)))
+        shape.counts["variants"] += 1
+    for i in range(iframes):
+        width, height = resolutions[i % len(resolutions)]
+        shape.add('#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,CODECS="avc1.640028",'
+                  'RESOLUTION=%dx%d,HDCP-LEVEL=TYPE-0,VIDEO-RANGE=SDR,'
+                  'URI="https://cdn.example.net/vod/asset/iframes/%dp_%03d/iframe_index.m3u8?token=%s"'
+                  % (50_000 + i * 100, 45_000 + i * 90, width, height, height, i, token(32)))
+        shape.counts["iframes"] += 1
+    return shape
+
+
+SHAPES = {
+    "media-plain-10k": lambda: media_plain(10_000),
+    "media-10k": lambda: media(10_000),
+    "media-100k": lambda: media(100_000),
+    "byterange-10k": lambda: byterange(10_000),
+    "daterange-10k": lambda: daterange(10_000),
+    "llhls-2k": lambda: llhls(2_000),
+    "master-2000": lambda: master(2_000, 300, 200),
+}
 
 
 def main(argv):
@@ -64,15 +236,16 @@ def main(argv):
         return 2
     out = argv[1]
     os.makedirs(out, exist_ok=True)
-    files = {
-        "media-10k.m3u8": media(10_000),
-        "media-100k.m3u8": media(100_000),
-        "byterange-10k.m3u8": byterange(10_000),
-        "master-2000.m3u8": master(2_000, 200),
-    }
-    for name, text in files.items():
-        with open(os.path.join(out, name), "w") as handle:
-            handle.write(text)
+    columns = ["segments", "variants", "iframes", "renditions", "parts", "dateranges", "sessiondata", "keys",
+               "sessionkeys"]
+    manifest = ["\t".join(["name", "kind"] + columns)]
+    for name, build in SHAPES.items():
+        shape = build()
+        with open(os.path.join(out, name + ".m3u8"), "w") as handle:
+            handle.write(shape.text())
+        manifest.append("\t".join([name, shape.kind] + [str(shape.counts[column]) for column in columns]))
+    with open(os.path.join(out, "manifest.tsv"), "w") as handle:
+        handle.write("\n".join(manifest) + "\n")
     return 0
 
 

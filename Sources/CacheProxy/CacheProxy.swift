@@ -139,6 +139,12 @@ public final class CacheProxy: Sendable {
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
+            // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
+            do {
+                try store.setControlAddress(context.baseURL(for: nil))
+            } catch {
+                logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
+            }
             finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
@@ -202,7 +208,9 @@ public final class CacheProxy: Sendable {
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
+        try? store.setControlAddress(nil)
         await running.context.sessions.shutdown()
+        await running.context.downloads.shutdown()
         await running.context.prefetch.shutdown()
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
@@ -265,6 +273,26 @@ public final class CacheProxy: Sendable {
     public func prefetch(_ request: PrefetchRequest) -> PrefetchStatus? {
         guard let context = running?.context else { return nil }
         return context.prefetch.replace(with: request, context: context)
+    }
+
+    /// Downloads a whole presentation (or file) into the cache while the proxy serves, as
+    /// `sparsecache fetch` does; see ``DownloadRequest``. Returns its state (poll it with
+    /// ``downloadStatus(_:)``); nil when the proxy is not running.
+    @discardableResult
+    public func download(_ request: DownloadRequest) -> DownloadStatus? {
+        guard let context = running?.context else { return nil }
+        return context.downloads.start(request, context: context)
+    }
+
+    /// A download's state; nil for an unknown ID or when the proxy is not running.
+    public func downloadStatus(_ id: String) -> DownloadStatus? {
+        running?.context.downloads.status(id)
+    }
+
+    /// Cancels a download; what it stored stays. Nil for an unknown ID.
+    @discardableResult
+    public func cancelDownload(_ id: String) -> DownloadStatus? {
+        running?.context.downloads.cancel(id)
     }
 
     /// Opens a playback session (see ``PlaybackSession``): loads what it plays, locks its

@@ -14,6 +14,9 @@ final class ProxyContext: Sendable {
     let fetches = FetchTasks()
     let prefetch = PrefetchScheduler()
     let sessions = SessionRegistry()
+    let downloads = DownloadManager()
+    let storeRoomWarning = StoreRoomWarning()
+    let heldFiles = HeldFiles()
     let allowList: HostAllowList?
     let logger: Logger
     let publicAddress: PublicAddress
@@ -38,5 +41,14 @@ final class ProxyContext: Sendable {
         upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, metrics: metrics, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
         allowList = HostAllowList(configuration.allowedHosts)
+    }
+}
+
+extension ProxyContext {
+    /// A response could not be stored for lack of room: warns at most once a minute, and makes
+    /// idle connections let go of removed files, whose blocks they would keep allocated.
+    func noteStoreHasNoRoom() {
+        storeRoomWarning.note(logger, freeBytes: store.space.freeBytes)
+        heldFiles.releaseRemoved(from: store)
     }
 }

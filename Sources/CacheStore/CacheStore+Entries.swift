@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SparseFile
 
 extension CacheStore {
@@ -26,58 +21,39 @@ extension CacheStore {
         configuration.fileNameFunction?(key) ?? Self.defaultFileName(for: key)
     }
 
-    /// The open file of an existing entry (opening it if needed); nil when there is no entry or
-    /// its file is gone or no longer holds the key (then the entry is dropped). Called with the
-    /// lock held.
-    func existingFile(for key: String, in state: inout StoreState) -> SparseFile? {
-        guard let record = state.records[key] else { return nil }
-        if let file = state.files.file(for: key) { return file }
-        do {
-            let file = try SparseFile.open(at: layout.path(ofEntry: record.fileName), mode: isWritable ? .readWrite : .readOnly,
-                                           expectedKey: key, options: configuration.fileOptions)
-            state.open(file, for: key)
-            return file
-        } catch {
-            state.removeRecord(key)
-            state.isDirty = true
-            return nil
-        }
-    }
-
-    /// Creates the file of a new entry. A file name owned by another key (a hash collision) is
-    /// taken over: the older entry is removed. Called with the lock held.
-    func createEntry(for key: String, metadata: EntryMetadata, in state: inout StoreState) throws(CacheStoreError) -> SparseFile {
-        let fileName = fileName(for: key)
-        if let owner = state.owners[fileName], owner != key {
-            removeEntry(owner, in: &state, reason: "its file name was taken by a colliding key")
-        }
-        let path = layout.path(ofEntry: fileName)
-        let shard = layout.entriesPath + "/" + String(fileName.prefix(2))
-        if mkdir(shard, 0o755) != 0 && errno != EEXIST {
-            throw CacheStoreError(.ioFailure, "\(shard): cannot create directory (\(String(cString: strerror(errno))))")
-        }
-        let now = Self.now()
+    /// Creates the file of a new entry, outside the lock (the caller marked `fileName` busy).
+    /// A stale file nobody owns (a stray, or left by a crash) gives way.
+    func createEntryFile(
+        for key: String, fileName: String, metadata: EntryMetadata, expires: UInt64?
+    ) throws(CacheStoreError) -> (file: SparseFile, diskBytes: UInt64) {
         var attributes: [String: String] = [:]
-        let expires = expiry(for: metadata, from: now)
         if let expires { attributes[EntryAttribute.expires] = String(expires) }
         let resource = ResourceMetadata(key: key, contentLength: metadata.contentLength, entityTag: metadata.entityTag,
                                         lastModified: metadata.lastModified, contentType: metadata.contentType,
                                         attributes: attributes)
-        let file: SparseFile
+        let path = layout.path(ofEntry: fileName)
         do {
-            unlink(path)  // a stale file nobody owns (a stray, or left by a crash) gives way
-            file = try SparseFile.create(at: path, metadata: resource, options: configuration.fileOptions)
+            try Directory.make(layout.entriesPath + "/" + String(fileName.prefix(2)), calls: layout.calls)
+            layout.remove(path)
+            let file = try SparseFile.create(at: path, metadata: resource, options: configuration.fileOptions)
+            return (file, (try? file.allocatedBytes) ?? 0)
         } catch {
             throw .file(error)
         }
+    }
+
+    /// Records a new entry whose file was just created. Lock held.
+    func insertEntry(
+        _ key: String, fileName: String, file: SparseFile, diskBytes: UInt64, metadata: EntryMetadata,
+        expires: UInt64?, now: UInt64, in state: inout StoreState
+    ) {
         state.accessSequence += 1
         state.insert(EntryRecord(
-            key: key, fileName: fileName, diskBytes: (try? file.allocatedBytes) ?? 0, cachedBytes: 0,
-            contentLength: metadata.contentLength, lastAccess: now, accessSequence: state.accessSequence,
-            pinned: false, expires: expires, headLimit: nil, fileSize: 0, modified: 0))
+            key: key, fileName: fileName, diskBytes: diskBytes, cachedBytes: 0, contentLength: metadata.contentLength,
+            lastAccess: now, accessSequence: state.accessSequence, pinned: false, expires: expires, headLimit: nil,
+            fileSize: 0, modified: 0))
         state.open(file, for: key)
         state.isDirty = true
-        return file
     }
 
     func expiry(for metadata: EntryMetadata, from now: UInt64) -> UInt64? {
@@ -87,16 +63,21 @@ extension CacheStore {
     }
 
     /// Removes an entry: its fills fail, its followers wake with an error, its file is unlinked
-    /// (readers that hold it keep reading). Called with the lock held; returns the bytes freed.
+    /// once the lock is released (readers that hold it keep reading). Lock held; returns the
+    /// bytes freed.
     @discardableResult
     func removeEntry(_ key: String, in state: inout StoreState, reason: String) -> UInt64 {
         guard let record = state.removeRecord(key) else { return 0 }
         let error = CacheStoreError(.entryReplaced, "entry \(key) was removed: \(reason)")
         state.fills[key] = nil
         for waiter in state.waiters.removeValue(forKey: key) ?? [] {
-            waiter.continuation.resume(throwing: error)
+            state.actions.append(.resume(waiter, error))
         }
-        unlink(layout.path(ofEntry: record.fileName))
+        // The name stays busy until the file is gone, so that a new file of the same name is
+        // never created before the old one is unlinked.
+        state.beginActivity(on: record.fileName)
+        state.actions.append(.remove(fileName: record.fileName))
+        state.space.didFree(record.diskBytes)
         state.isDirty = true
         return record.diskBytes
     }
@@ -108,9 +89,9 @@ extension CacheStore {
         state.statistics.evictions += 1
     }
 
-    /// Re-reads an entry's sizes after its file grew.
-    func refreshSize(of key: String, file: SparseFile, in state: inout StoreState) {
-        let diskBytes = (try? file.allocatedBytes) ?? state.records[key]?.diskBytes ?? 0
+    /// Records an entry's sizes after its file grew; `diskBytes` was measured outside the lock.
+    func updateSize(of key: String, file: SparseFile, diskBytes: UInt64?, in state: inout StoreState) {
+        guard let diskBytes = diskBytes ?? state.records[key]?.diskBytes else { return }
         state.updateSize(of: key, diskBytes: diskBytes, cachedBytes: file.cachedByteCount, contentLength: file.contentLength)
     }
 }

@@ -1,3 +1,5 @@
+import SparseFile
+
 extension CacheStore {
     /// What an eviction removed.
     public struct EvictionReport: Sendable, Hashable {
@@ -24,17 +26,14 @@ extension CacheStore {
         }
     }
 
-    /// Removes evictable entries (those `isCandidate` accepts, default all) in eviction order
-    /// until `isDone`. Lock held.
-    func evict(
-        in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?,
-        isCandidate: (EntryRecord) -> Bool = { _ in true }
-    ) -> EvictionReport {
+    /// Removes evictable entries in eviction order until `isDone`. Lock held.
+    @discardableResult
+    func evict(in state: inout StoreState, until isDone: (StoreState) -> Bool, protecting: String?) -> EvictionReport {
         var report = EvictionReport(removedKeys: [], freedBytes: 0)
         guard !isDone(state) else { return report }
-        let now = Self.now()
+        let now = WallClock.milliseconds()
         let candidates = state.records.values
-            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) && isCandidate($0) }
+            .filter { !$0.pinned && $0.key != protecting && !state.hasActiveFills($0.key) }
             .sorted { lhs, rhs in
                 let (lhsExpired, rhsExpired) = (lhs.isExpired(at: now), rhs.isExpired(at: now))
                 if lhsExpired != rhsExpired { return lhsExpired }
@@ -54,19 +53,7 @@ extension CacheStore {
     @discardableResult
     public func evict(toSize size: UInt64) throws(CacheStoreError) -> EvictionReport {
         try checkWritable()
-        let report = state.withLock { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
-        try saveIndex()
-        return report
-    }
-
-    /// Removes every expired entry that is not pinned or being filled.
-    @discardableResult
-    public func removeExpired() throws(CacheStoreError) -> EvictionReport {
-        try checkWritable()
-        let now = Self.now()
-        let report = state.withLock { state in
-            evict(in: &state, until: { _ in false }, protecting: nil, isCandidate: { $0.isExpired(at: now) })
-        }
+        let report = locked { state in evict(in: &state, until: { $0.totalBytes <= size }, protecting: nil) }
         try saveIndex()
         return report
     }

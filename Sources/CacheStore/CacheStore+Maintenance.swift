@@ -86,7 +86,7 @@ extension CacheStore {
     @discardableResult
     public func remove(key: String) throws(CacheStoreError) -> UInt64 {
         try checkWritable()
-        let freed = state.withLock { state in removeEntry(key, in: &state, reason: "removed") }
+        let freed = locked { state in removeEntry(key, in: &state, reason: "removed") }
         try saveIndex()
         return freed
     }
@@ -95,7 +95,7 @@ extension CacheStore {
     @discardableResult
     public func clear() throws(CacheStoreError) -> UInt64 {
         try checkWritable()
-        let freed = state.withLock { state in
+        let freed = locked { state in
             state.records.keys.reduce(UInt64(0)) { total, key in total + removeEntry(key, in: &state, reason: "the store was cleared") }
         }
         try saveIndex()
@@ -104,49 +104,63 @@ extension CacheStore {
 
     /// Pins or unpins an entry: pinned entries are never evicted.
     public func setPinned(_ pinned: Bool, for key: String) throws(CacheStoreError) {
-        try updateEntry(key) { record, attributes in
-            record.pinned = pinned
-            attributes[EntryAttribute.pinned] = pinned ? "1" : nil
-        }
+        try updateEntry(key, .pinned(pinned))
     }
 
     /// Sets when an entry expires (`nil`: never), counting from now.
     public func setTimeToLive(_ timeToLive: Duration?, for key: String) throws(CacheStoreError) {
-        let expires = timeToLive.flatMap { expiry(for: EntryMetadata(timeToLive: $0), from: Self.now()) }
-        try updateEntry(key) { record, attributes in
-            record.expires = expires
-            attributes[EntryAttribute.expires] = expires.map(String.init)
-        }
+        let expires = timeToLive.flatMap { expiry(for: EntryMetadata(timeToLive: $0), from: WallClock.milliseconds()) }
+        try updateEntry(key, .expires(expires))
     }
 
     /// Limits an entry to its first `limit` bytes (head-only caching, e.g. for prefetching the
     /// start of a video); `nil` lifts the limit so the entry can grow to the whole resource.
     /// Bytes already cached past a new limit are kept.
     public func setHeadLimit(_ limit: UInt64?, for key: String) throws(CacheStoreError) {
-        try updateEntry(key) { record, attributes in
-            record.headLimit = limit
-            attributes[EntryAttribute.headLimit] = limit.map(String.init)
-        }
+        try updateEntry(key, .headLimit(limit))
     }
 
-    /// Changes an entry's record and, durably, the attributes in its file's header.
-    private func updateEntry(_ key: String, _ change: (inout EntryRecord, inout [String: String]) -> Void) throws(CacheStoreError) {
+    /// Changes an entry's record and, durably, the attributes in its file's header (written and
+    /// committed outside the lock).
+    private func updateEntry(_ key: String, _ change: EntryChange) throws(CacheStoreError) {
         try checkWritable()
-        try state.withLock { state throws(CacheStoreError) in
-            guard var record = state.records[key], let file = existingFile(for: key, in: &state) else {
-                throw CacheStoreError(.noEntry, "\(directory): no entry for key \(key)")
-            }
-            var attributes = file.metadata.attributes
-            change(&record, &attributes)
-            do throws(SparseFileError) {
-                try file.updateMetadata { $0.attributes = attributes }
-                try file.commit()
-            } catch {
-                throw .file(error)
-            }
+        guard let file = entryFile(for: key) else { throw CacheStoreError(.noEntry, "\(directory): no entry for key \(key)") }
+        do throws(SparseFileError) {
+            try file.updateMetadata { change.apply(to: &$0.attributes) }
+            try file.commit()
+        } catch {
+            throw .file(error)
+        }
+        locked { state in
+            guard var record = state.records[key], state.files.file(for: key) === file else { return }
+            change.apply(to: &record)
             state.records[key] = record
             state.isDirty = true
         }
         try saveIndex()
+    }
+}
+
+/// A change to what the store keeps about an entry, both in its record and in its file's header
+/// attributes (which survive losing the index).
+private enum EntryChange {
+    case pinned(Bool)
+    case expires(UInt64?)
+    case headLimit(UInt64?)
+
+    func apply(to record: inout EntryRecord) {
+        switch self {
+        case .pinned(let pinned): record.pinned = pinned
+        case .expires(let expires): record.expires = expires
+        case .headLimit(let limit): record.headLimit = limit
+        }
+    }
+
+    func apply(to attributes: inout [String: String]) {
+        switch self {
+        case .pinned(let pinned): attributes[EntryAttribute.pinned] = pinned ? "1" : nil
+        case .expires(let expires): attributes[EntryAttribute.expires] = expires.map(String.init)
+        case .headLimit(let limit): attributes[EntryAttribute.headLimit] = limit.map(String.init)
+        }
     }
 }

@@ -4,15 +4,16 @@ extension CacheStore {
     /// Which parts of `range` of `key` are cached, being fetched right now, or missing. The
     /// range is cut at the content length when it is known. Expired entries plan as missing.
     public func plan(key: String, range: ByteRange) -> RangePlan {
-        state.withLock { state in
-            let now = Self.now()
+        withEntryFile(key) { state, file in
+            let now = WallClock.milliseconds()
             if isWritable { dropIfExpired(key, in: &state, now: now) }
-            return plan(key: key, range: range, in: &state, now: now)
+            return plan(key: key, range: range, file: file, in: &state, now: now)
         }
     }
 
-    func plan(key: String, range: ByteRange, in state: inout StoreState, now: UInt64) -> RangePlan {
-        let file = existingFile(for: key, in: &state)
+    /// The plan with the entry's file at hand (nil when there is none). Lock held.
+    func plan(key: String, range: ByteRange, file: SparseFile?, in state: inout StoreState, now: UInt64) -> RangePlan {
+        let file = state.records[key] == nil ? nil : file
         var range = range
         if let length = file?.contentLength ?? state.records[key]?.contentLength {
             range = ByteRange(from: range.offset, to: min(range.end, max(range.offset, length))) ?? range
@@ -40,11 +41,11 @@ extension CacheStore {
     /// used. A head-only entry (``setHeadLimit(_:for:)``) claims nothing past its limit.
     public func claim(key: String, range: ByteRange) throws(CacheStoreError) -> Claim {
         try checkWritable()
-        return try state.withLock { state throws(CacheStoreError) in
+        return try withEntryFile(key) { state, file throws(CacheStoreError) in
             guard !state.isClosed else { throw CacheStoreError(.closed, "the store is closed") }
-            let now = Self.now()
+            let now = WallClock.milliseconds()
             dropIfExpired(key, in: &state, now: now)
-            let plan = plan(key: key, range: range, in: &state, now: now)
+            let plan = plan(key: key, range: range, file: file, in: &state, now: now)
             var fills: [FillHandle] = []
             let limit = state.records[key]?.headLimit ?? UInt64.max
             for piece in plan.pieces where piece.state == .missing && piece.range.offset < limit {

@@ -15,31 +15,29 @@ extension CacheStore {
         revision.current
     }
 
-    func currentFile(for key: String) -> SparseFile? {
-        state.withLock { state in existingFile(for: key, in: &state) }
-    }
 
     func recordServed(_ count: UInt64) {
         bytesServedSinceOpen.add(count, ordering: .relaxed)
     }
 
-    private enum WaitDecision {
+    private enum WaitDecision: Sendable {
         case available(UInt64)
         case waiting
         case missing([ByteRange])
         case closed
+        case cancelled
     }
 
     func waitForBytes(key: String, at offset: UInt64) async throws -> UInt64 {
         while true {
             try Task.checkCancellation()
-            let identifier = state.withLock { $0.makeIdentifier() }
+            let identifier = locked { $0.makeIdentifier() }
             var available: UInt64 = 0
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let decision = state.withLock { state -> WaitDecision in
+                    let decision = withEntryFile(key) { state, file -> WaitDecision in
                         guard !state.isClosed else { return .closed }
-                        if let file = existingFile(for: key, in: &state) {
+                        if let file {
                             let count = file.cachedLength(from: offset)
                             if count > 0 { return .available(count) }
                         }
@@ -50,6 +48,10 @@ extension CacheStore {
                                 ?? state.records[key]?.contentLength ?? UInt64.max
                             return .missing([ByteRange(from: offset, to: max(end, offset))].compactMap { $0 })
                         }
+                        // A cancellation that came after the check above (while the file was
+                        // opened, say) found no waiter to resume: it must not be lost. The
+                        // cancellation handler takes this lock, so it runs before or after this.
+                        if Task.isCancelled { return .cancelled }
                         state.waiters[key, default: []].append(Waiter(identifier: identifier, offset: offset, continuation: continuation))
                         return .waiting
                     }
@@ -64,13 +66,16 @@ extension CacheStore {
                         continuation.resume(throwing: CacheStoreError(.notCached, "\(key): bytes \(list) are not cached", missing: ranges))
                     case .closed:
                         continuation.resume(throwing: CacheStoreError(.closed, "the store is closed"))
+                    case .cancelled:
+                        continuation.resume(throwing: CancellationError())
                     }
                 }
             } onCancel: {
-                let waiter = state.withLock { state in
-                    takeWaiters(of: key, in: &state) { $0.identifier == identifier }.first
+                locked { state in
+                    for waiter in takeWaiters(of: key, in: &state, where: { $0.identifier == identifier }) {
+                        state.actions.append(.resume(waiter, CancellationError()))
+                    }
                 }
-                waiter?.continuation.resume(throwing: CancellationError())
             }
             if available > 0 { return available }
         }
@@ -82,9 +87,9 @@ extension CacheStore {
     /// the entry used. Its bytes are counted as they are served: by ``EntryReader/read(into:at:)``,
     /// or ``EntryReader/recordServed(_:)`` for bytes sent straight from the file.
     public func recordHit(key: String) {
-        state.withLock { state in
+        locked { state in
             state.statistics.hits += 1
-            state.touch(key, at: Self.now())
+            state.touch(key, at: WallClock.milliseconds())
         }
     }
 }

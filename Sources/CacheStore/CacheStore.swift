@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SparseFile
 import Synchronization
 
@@ -40,12 +35,13 @@ public final class CacheStore: Sendable {
     let bytesServedSinceOpen = Atomic<UInt64>(0)
     /// The state's revision counter, reachable without taking the lock.
     let revision: EntriesRevision
-    private let lockDescriptor: Mutex<Int32?>
+    /// The open lock file while this process writes the store (closing it releases the lock).
+    private let lockFile: Mutex<FileDescriptor?>
     private let flusher: Mutex<Task<Void, Never>?>
 
     private init(
         layout: StoreDirectory, isWritable: Bool, maximumSize: UInt64, configuration: CacheStoreConfiguration,
-        state: StoreState, report: OpenReport, lockDescriptor: Int32?
+        state: StoreState, report: OpenReport, lockFile: FileDescriptor?
     ) {
         self.layout = layout
         self.isWritable = isWritable
@@ -54,14 +50,8 @@ public final class CacheStore: Sendable {
         self.revision = state.revision
         self.state = Mutex(state)
         self.openReport = report
-        self.lockDescriptor = Mutex(lockDescriptor)
+        self.lockFile = Mutex(lockFile)
         self.flusher = Mutex(nil)
-    }
-
-    deinit {
-        lockDescriptor.withLock { descriptor in
-            if let descriptor { releaseLock(descriptor) }
-        }
     }
 
     /// Opens (creating when missing) the store at `directory`.
@@ -77,26 +67,32 @@ public final class CacheStore: Sendable {
         at directory: String, configuration: CacheStoreConfiguration = CacheStoreConfiguration(),
         readOnly: Bool = false
     ) throws(CacheStoreError) -> CacheStore {
-        let layout = StoreDirectory(root: directory)
+        let layout = StoreDirectory(root: directory, calls: configuration.fileOptions.systemCalls)
         guard configuration.lowWatermark > 0, configuration.lowWatermark <= configuration.highWatermark,
               configuration.highWatermark <= 1 else {
             throw CacheStoreError(.invalidArgument, "watermarks must satisfy 0 < low <= high <= 1")
         }
-        var lock: Int32?
+        var lock: FileDescriptor?
         if !readOnly {
             try layout.create()
             lock = try layout.acquireWriterLock()
+            layout.remove(layout.controlPath)  // left by a writer that died
         }
-        var maximumSize = configuration.maximumSize ?? layout.readMaximumSize() ?? CacheStoreConfiguration.defaultMaximumSize
+        let maximumSize = configuration.maximumSize ?? layout.readMaximumSize() ?? CacheStoreConfiguration.defaultMaximumSize
         if !readOnly, let requested = configuration.maximumSize, requested != layout.readMaximumSize() {
-            try layout.writeMaximumSize(requested)
-            maximumSize = requested
+            // Kept for later opens; a full disk costs only that.
+            try? layout.writeMaximumSize(requested)
         }
-        let (state, report) = StoreLoader(layout: layout, readOnly: readOnly, options: configuration.fileOptions).load()
+        var (state, report) = StoreLoader(layout: layout, readOnly: readOnly, options: configuration.fileOptions).load()
+        let volumeSize = VolumeStatus(path: directory, calls: layout.calls)?.totalBytes ?? 0
+        state.space = FreeSpace(minimum: configuration.minimumFreeSpace
+            ?? CacheStoreConfiguration.defaultMinimumFreeSpace(volumeSize: volumeSize))
         let store = CacheStore(layout: layout, isWritable: !readOnly, maximumSize: maximumSize, configuration: configuration,
-                               state: state, report: report, lockDescriptor: lock)
+                               state: state, report: report, lockFile: lock)
         if !readOnly {
-            try store.saveIndex()
+            // The index is a shortcut for the next open: on a full disk the store opens without
+            // saving it, and the background flush tries again.
+            try? store.saveIndex()
             store.startFlushing()
         }
         return store
@@ -104,11 +100,11 @@ public final class CacheStore: Sendable {
 
     /// Creates a store directory with a size limit that later opens use by default.
     public static func create(at directory: String, maximumSize: UInt64) throws(CacheStoreError) {
-        let layout = StoreDirectory(root: directory)
+        let layout = StoreDirectory(root: directory, calls: .live)
         try layout.create()
         let lock = try layout.acquireWriterLock()
-        defer { releaseLock(lock) }
         try layout.writeMaximumSize(maximumSize)
+        withExtendedLifetime(lock) {}
     }
 
     /// Saves the index and counters, commits open entry files, and releases the writer lock.
@@ -124,15 +120,17 @@ public final class CacheStore: Sendable {
         }
         guard isWritable else { return }
         defer {
-            lockDescriptor.withLock { descriptor in
-                if let descriptor { releaseLock(descriptor) }
-                descriptor = nil
-            }
+            layout.remove(layout.controlPath)
+            lockFile.withLock { $0 = nil }
         }
+        // Everything is tried even when something fails (a full disk): what could not be
+        // committed is dropped on the next open, never half-kept.
+        var failure: CacheStoreError?
         for file in files where file.hasUncommittedChanges {
-            do { try file.commit() } catch { throw .file(error) }
+            do throws(SparseFileError) { try file.commit() } catch { failure = failure ?? .file(error) }
         }
-        try saveIndex()
+        do { try saveIndex() } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
     /// The cache key for a URL, as the configured key function makes it.
@@ -150,13 +148,18 @@ public final class CacheStore: Sendable {
         // The size and time stamp each file has now: a file that differs on the next open was
         // written after this snapshot, and is re-read from its header.
         for index in snapshot.records.indices {
-            var info = stat()
-            guard stat(layout.path(ofEntry: snapshot.records[index].fileName), &info) == 0 else { continue }
-            snapshot.records[index].fileSize = UInt64(info.st_size)
-            snapshot.records[index].modified = UInt64(info.st_mtim.tv_sec) * 1_000_000_000 + UInt64(info.st_mtim.tv_nsec)
+            guard let status = FileStatus(path: layout.path(ofEntry: snapshot.records[index].fileName), calls: layout.calls)
+            else { continue }
+            snapshot.records[index].fileSize = status.size
+            snapshot.records[index].modified = status.modified
         }
-        try layout.writeAtomically(snapshot.encoded(), to: layout.indexPath,
-                                   synchronize: configuration.fileOptions.durability != .none)
+        do {
+            try layout.writeAtomically(snapshot.encoded(), to: layout.indexPath,
+                                       synchronize: configuration.fileOptions.durability != .none)
+        } catch {
+            state.withLock { $0.isDirty = true }
+            throw error
+        }
     }
 
     private func startFlushing() {
@@ -171,17 +174,7 @@ public final class CacheStore: Sendable {
         flusher.withLock { $0 = task }
     }
 
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
-    }
-
     func checkWritable() throws(CacheStoreError) {
         guard isWritable else { throw CacheStoreError(.readOnly, "\(directory): the store is open read-only") }
     }
-}
-
-private func releaseLock(_ descriptor: Int32) {
-    close(descriptor)
 }

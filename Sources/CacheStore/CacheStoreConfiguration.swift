@@ -18,6 +18,13 @@ public struct CacheStoreConfiguration: Sendable {
     /// How often last-access times and counters are written to disk in the background: a crash
     /// loses at most this much of the recency order. A clean close writes them exactly.
     public var accessFlushInterval: Duration
+    /// The free space the store keeps on its volume, whatever ``maximumSize`` says: when a fill
+    /// would leave less, the store evicts (expired entries first, then least recently used;
+    /// never pinned entries or entries being filled) and fails the write with
+    /// ``CacheStoreError/Code/diskFull`` when that is not enough. `nil` keeps the smaller of
+    /// 1 GiB and 5 % of the volume; 0 keeps nothing (a write can still fill the disk, and then
+    /// evicts and retries once).
+    public var minimumFreeSpace: UInt64?
     /// Test hook: the file name for a key (to force hash collisions).
     package var fileNameFunction: (@Sendable (String) -> String)?
 
@@ -28,7 +35,8 @@ public struct CacheStoreConfiguration: Sendable {
         defaultTimeToLive: Duration? = nil,
         keyFunction: @escaping @Sendable (String) -> String = CacheKey.normalizedURL,
         fileOptions: SparseFileOptions = SparseFileOptions(),
-        accessFlushInterval: Duration = .seconds(60)
+        accessFlushInterval: Duration = .seconds(60),
+        minimumFreeSpace: UInt64? = nil
     ) {
         self.maximumSize = maximumSize
         self.highWatermark = highWatermark
@@ -37,8 +45,12 @@ public struct CacheStoreConfiguration: Sendable {
         self.keyFunction = keyFunction
         self.fileOptions = fileOptions
         self.accessFlushInterval = accessFlushInterval
+        self.minimumFreeSpace = minimumFreeSpace
         self.fileNameFunction = nil
     }
 
     static let defaultMaximumSize: UInt64 = 1 << 30
+
+    /// The free space to keep on a volume of `volumeSize` bytes when none is configured.
+    static func defaultMinimumFreeSpace(volumeSize: UInt64) -> UInt64 { min(1 << 30, volumeSize / 20) }
 }

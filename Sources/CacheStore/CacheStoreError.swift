@@ -10,8 +10,14 @@ public struct CacheStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let locked = Code(name: "locked")
         /// The store was opened read-only.
         public static let readOnly = Code(name: "readOnly")
-        /// Nothing could be evicted to make room (everything left is pinned or being filled).
+        /// Nothing could be evicted to make room under the size limit (everything left is pinned
+        /// or being filled).
         public static let storeFull = Code(name: "storeFull")
+        /// The store's volume has no room: a write failed with `ENOSPC` or `EDQUOT` again after
+        /// evicting to make room, or the free space would fall below
+        /// ``CacheStoreConfiguration/minimumFreeSpace`` with nothing left to evict. What was
+        /// stored before stays valid; writes succeed again once space is free.
+        public static let diskFull = Code(name: "diskFull")
         /// Some requested bytes are neither cached nor being fetched; see ``CacheStoreError/missing``.
         public static let notCached = Code(name: "notCached")
         /// The fill a reader was following failed or was cancelled; retrying may succeed.
@@ -47,8 +53,8 @@ public struct CacheStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { message }
 
     static func file(_ error: SparseFileError) -> CacheStoreError {
-        let code: Code = error.code == .diskFull ? .storeFull : .ioFailure
-        return CacheStoreError(code, error.description, fileError: error)
+        guard error.code == .diskFull else { return CacheStoreError(.ioFailure, error.description, fileError: error) }
+        return CacheStoreError(.diskFull, "the disk is full: \(error.description)", fileError: error)
     }
 }
 
@@ -56,6 +62,7 @@ extension CacheStoreError {
     public static let locked = CacheStoreError(.locked, "locked")
     public static let readOnly = CacheStoreError(.readOnly, "read-only")
     public static let storeFull = CacheStoreError(.storeFull, "store full")
+    public static let diskFull = CacheStoreError(.diskFull, "disk full")
     public static let notCached = CacheStoreError(.notCached, "not cached")
     public static let fillFailed = CacheStoreError(.fillFailed, "fill failed")
     public static let entryReplaced = CacheStoreError(.entryReplaced, "entry replaced")

@@ -10,7 +10,7 @@ public struct EntryReader: Sendable {
     let store: CacheStore
 
     /// The entry's file, when the entry exists.
-    public var file: SparseFile? { store.currentFile(for: key) }
+    public var file: SparseFile? { store.entryFile(for: key) }
 
     /// Reads cached bytes at `offset` into `buffer`, verifying them; see ``SparseFile/read(into:at:)``.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(CacheStoreError) -> ReadOutcome {

@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 extension SparseFile {
@@ -19,8 +19,9 @@ extension SparseFile {
             let (before, extentsBefore, metadata, ranges) = try state.withLock { state throws(SparseFileError) in
                 (try state.openDescriptor().size(), state.map.count, state.metadata, state.map.mergedRanges)
             }
+            let calls = options.systemCalls
             let temporary = Directory.temporarySibling(of: path, purpose: "compact")
-            defer { Directory.remove(temporary) }
+            defer { try? Directory.remove(temporary, calls: calls) }
             var dropped: [ByteRange] = []
             do throws(SparseFileError) {
                 var copyOptions = options
@@ -31,8 +32,8 @@ extension SparseFile {
                     dropped += try copyRange(range, to: copy)
                 }
                 try copy.close()
-                try Directory.rename(temporary, to: path)
-                if options.durability != .none { try Directory.synchronize(Directory.parent(of: path)) }
+                try Directory.rename(temporary, to: path, calls: calls)
+                if options.durability != .none { try Directory.synchronize(Directory.parent(of: path), calls: calls) }
                 try reopenAfterCompaction(writer: &writer)
             } catch {
                 throw error.at(path)

@@ -25,10 +25,10 @@ extension SparseFile {
                 } else {
                     // The partial block is damaged: forget what it held and write over it.
                     liveEnd = start
-                    state.withLock { state in
-                        _ = state.map.removeData(in: ByteRange(uncheckedFrom: start, to: dataEnd))
+                    writer.droppedAtOpen = state.withLock { state in
                         state.corruptBlocksDetected += 1
                         state.changeCount += 1
+                        return state.map.removeData(in: ByteRange(uncheckedFrom: start, to: dataEnd))
                     }
                 }
             }

@@ -1,21 +1,44 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension SparseFile {
     /// Where some verified bytes of the file lie, for sending them without copying them through
     /// the process (`sendfile`, SwiftNIO's `FileRegion`).
-    public struct VerifiedRegion: Sendable {
-        /// A duplicate of the file's descriptor; the caller owns it and must close it. It names
-        /// the same file the bytes were verified in, even if the file is later evicted, replaced
-        /// or compacted (its bytes never move or change while it is open).
-        public let descriptor: Int32
+    ///
+    /// The region owns a duplicate of the file's descriptor and closes it when it goes away,
+    /// unless ``takeDescriptor()`` hands it on. The duplicate names the same file the bytes were
+    /// verified in, even if the file is later evicted, replaced or compacted (its bytes never
+    /// move or change while it is open).
+    public struct VerifiedRegion: ~Copyable, Sendable {
+        private let descriptor: OwnedDescriptor
         /// The file offset and length of each contiguous run of the requested bytes, in order.
         public let spans: [(fileOffset: UInt64, length: UInt64)]
-        /// Which of the file's descriptors `descriptor` duplicates; see ``verifiedRun(for:)``.
+        /// Which of the file's descriptors this region's duplicates; see ``verifiedRun(for:)``.
         public let descriptorGeneration: UInt64
+
+        init(descriptor: Int32, spans: [(fileOffset: UInt64, length: UInt64)], descriptorGeneration: UInt64) {
+            self.descriptor = OwnedDescriptor(rawValue: descriptor)
+            self.spans = spans
+            self.descriptorGeneration = descriptorGeneration
+        }
+
+        /// The descriptor, for reading the spans while the region is kept.
+        public var rawDescriptor: Int32 { descriptor.rawValue }
+
+        /// Hands the descriptor to the caller, who then owns it and must close it.
+        public consuming func takeDescriptor() -> Int32 {
+            descriptor.take()
+        }
+    }
+
+    /// A descriptor closed when it goes away unless taken.
+    struct OwnedDescriptor: ~Copyable, Sendable {
+        let rawValue: Int32
+
+        deinit { _ = SystemCalls.live.close(rawValue) }
+
+        consuming func take() -> Int32 {
+            let rawValue = rawValue
+            discard self
+            return rawValue
+        }
     }
 
     /// Where original bytes `range` lie when they are verified and in one contiguous run of the
@@ -85,9 +108,7 @@ extension SparseFile {
             return complete ? (descriptor, generation, spans) : nil
         }
         // The descriptor object stays open while `found` holds it, so the duplicate names it.
-        guard let (descriptor, generation, spans) = found else { return nil }
-        let duplicate = dup(descriptor.rawValue)
-        guard duplicate >= 0 else { return nil }
+        guard let (descriptor, generation, spans) = found, let duplicate = descriptor.duplicate() else { return nil }
         return VerifiedRegion(descriptor: duplicate, spans: spans.map { (fileOffset: $0.0, length: $0.1) },
                               descriptorGeneration: generation)
     }

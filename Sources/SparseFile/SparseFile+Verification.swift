@@ -90,6 +90,10 @@ extension SparseFile {
     public func repair() throws(SparseFileError) -> RepairReport {
         guard isWritable else { throw SparseFileError(.readOnly, "cannot repair: opened read-only", path: path) }
         return try writer.withLock { writer throws(SparseFileError) in
+            // Opening for writing already dropped a damaged partial last block; this commit
+            // records that, and the verification below no longer sees it.
+            let droppedAtOpen = writer.droppedAtOpen
+            writer.droppedAtOpen = []
             try commitLocked(&writer)
             let report = try verify()
             var dropped: [ByteRange] = []
@@ -103,9 +107,9 @@ extension SparseFile {
                     state.changeCount += 1
                 }
             }
-            let rewrite = !report.isSound
-            if rewrite { try commitLocked(&writer, force: true) }
-            return RepairReport(verification: report, droppedRanges: Self.merged(dropped), rewroteHeader: rewrite)
+            if !report.isSound { try commitLocked(&writer, force: true) }
+            return RepairReport(verification: report, droppedRanges: Self.merged(dropped + droppedAtOpen),
+                                rewroteHeader: !report.isSound || !droppedAtOpen.isEmpty)
         }
     }
 

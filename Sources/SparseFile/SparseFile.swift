@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 import Synchronization
 
@@ -97,6 +97,9 @@ public final class SparseFile: Sendable {
         /// Each slot's spill area, reused while the compressed body fits.
         var spillAreas: [SpillArea?] = [nil, nil]
         var bytesSinceCommit: UInt64 = 0
+        /// Original ranges of a damaged partial last block, dropped when the file was opened for
+        /// writing; ``repair()`` reports them.
+        var droppedAtOpen: [ByteRange] = []
     }
 
     init(path: String, isWritable: Bool, options: SparseFileOptions, state: State, writer: WriterState) {
@@ -118,17 +121,18 @@ public final class SparseFile: Sendable {
         at path: String, metadata: ResourceMetadata, options: SparseFileOptions = SparseFileOptions()
     ) throws(SparseFileError) -> SparseFile {
         try Self.validate(metadata, extents: [])
+        let calls = options.systemCalls
         let temporary = Directory.temporarySibling(of: path, purpose: "new")
-        defer { Directory.remove(temporary) }
+        defer { try? Directory.remove(temporary, calls: calls) }
         do throws(SparseFileError) {
-            let descriptor = try FileDescriptor.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL, calls: options.systemCalls)
+            let descriptor = try FileDescriptor.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL, calls: calls)
             try descriptor.write(try Self.initialSlot(for: metadata, descriptor: descriptor).encoded(), at: 0)
             try descriptor.write([UInt8](repeating: 0, count: FileLayout.slotSize), at: FileLayout.slotFileOffset(1))
             // The header must be durable before the name can be: a power loss then leaves either
             // no file or a valid one. Making the name itself durable is only promised by `.full`.
             if options.durability != .none { try descriptor.synchronize() }
-            try Directory.linkWithoutReplacing(temporary, at: path)
-            if options.durability == .full { try Directory.synchronize(Directory.parent(of: path)) }
+            try Directory.linkWithoutReplacing(temporary, at: path, calls: calls)
+            if options.durability == .full { try Directory.synchronize(Directory.parent(of: path), calls: calls) }
         } catch {
             throw error.at(path)
         }
@@ -143,7 +147,7 @@ public final class SparseFile: Sendable {
             slotIndex: 0, generation: 1, dataEnd: 0, contentLength: metadata.contentLength,
             cachedBytes: 0, extentCount: 0, tailChecksum: 0, storage: .inline,
             storedBodyLength: UInt64(body.count), bodyLength: UInt64(body.count),
-            bodyChecksum: Checksum.of(body), createdAt: Self.now(), inlineBody: body)
+            bodyChecksum: Checksum.of(body), createdAt: WallClock.milliseconds(), inlineBody: body)
         guard body.count > HeaderSlot.inlineCapacity else { return slot }
         guard let compressed = Zlib.compress(body) else {
             throw SparseFileError(.ioFailure, "zlib could not compress the header body")
@@ -223,12 +227,6 @@ public final class SparseFile: Sendable {
             dataEnd: slot.dataEnd, committedTail: tail, generation: slot.generation,
             activeSlot: slot.slotIndex, createdAt: slot.createdAt, isSpilled: spilled)
         return (state, writer)
-    }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) * 1000 + UInt64(time.tv_nsec) / 1_000_000
     }
 
     // MARK: What the file holds
@@ -312,7 +310,7 @@ extension SparseFile {
     public var allocatedBytes: UInt64 {
         get throws(SparseFileError) {
             let descriptor = try state.withLock { state throws(SparseFileError) in try state.openDescriptor() }
-            return try descriptor.allocatedBytes()
+            return try descriptor.status().allocatedBytes
         }
     }
 }

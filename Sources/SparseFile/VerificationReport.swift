@@ -8,18 +8,23 @@ public struct VerificationReport: Sendable, Hashable {
     /// sorted and merged. These are never served.
     public var corruptRanges: [ByteRange]
 
-    /// Whether both header slots are valid and every cached byte verifies.
-    public var isSound: Bool { corruptRanges.isEmpty && slots.allSatisfy(\.isValid) }
+    /// Whether no header slot is damaged (a new file's empty slot 1 is not) and every cached
+    /// byte verifies.
+    public var isSound: Bool { corruptRanges.isEmpty && !slots.contains(where: \.isDamaged) }
 }
 
 /// What ``SparseFile/repair()`` changed.
 public struct RepairReport: Sendable, Hashable {
     /// The verification that guided the repair.
     public var verification: VerificationReport
-    /// The original ranges dropped from the map because their bytes were corrupt.
+    /// The original ranges dropped from the map because their bytes were corrupt, including a
+    /// damaged partial last block that opening the file for writing dropped.
     public var droppedRanges: [ByteRange]
     /// Whether a new header was committed (to replace a bad slot or record the drops).
     public var rewroteHeader: Bool
+
+    /// Whether the repair changed the file.
+    public var changedFile: Bool { rewroteHeader || !droppedRanges.isEmpty }
 }
 
 /// What ``SparseFile/compact()`` did.

@@ -179,6 +179,26 @@ struct SessionTests {
         }
     }
 
+    @Test("A session's buffering shares the segment lane with players and never delays the express lane")
+    func bufferingOnTheSegmentLane() async throws {
+        try await ProxyHarness.run(configure: { $0.segmentConcurrency = 1 }) { harness in
+            // Each segment takes the origin about 5 s.
+            let slow = TestOrigin.Faults(chunkDelay: .milliseconds(500), chunkSize: 2_000)
+            let presentation = TestPresentation.publish("x", on: harness.origin, segments: 6, faults: slow)
+            let client = SessionClient(harness: harness)
+            let session = try await client.open(#"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", "bufferAhead": {"segments": 4}}"#)
+            #expect(await SessionClient.eventually {
+                guard let lane = harness.proxy.status?.segment else { return false }
+                return lane.active == 1 && lane.waiting == 1
+            }, "the session's two fetches hold the one segment place and wait for it")
+            let started = ContinuousClock.now
+            #expect(try await client.get(session.playlist).status == 200)
+            #expect(try await harness.get(presentation.mediaPath("mid")).status == 200)
+            #expect(ContinuousClock.now - started < .seconds(3), "playlists went by the express lane")
+            #expect(harness.proxy.status?.segment.active == 1, "the session never took more than the lane's places")
+        }
+    }
+
     @Test("headSegments routes the first segments through the session and leaves the rest on the origin")
     func headSegments() async throws {
         try await ProxyHarness.run { harness in

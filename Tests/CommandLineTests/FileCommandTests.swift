@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import SparseFile
 
-/// The file-level command line contract of issue 2: names, flags, JSON keys and exit codes.
+/// The file-level command line contract: names, flags, JSON keys and exit codes.
 @Suite("sparsecache file commands")
 struct CommandLineContractTests {
     let directory = TemporaryDirectory()
@@ -74,6 +74,28 @@ struct CommandLineContractTests {
         #expect(try CommandLineTool.run(["repair", file]).status == 0)
         #expect(try CommandLineTool.run(["verify", file]).status == 0)
         #expect(try CommandLineTool.run(["file", "read", file, "--range", "8192-8192"]).status == 3)
+    }
+
+    @Test func verifyOfANewFileWhoseOnlyWriteWasEmptyIsSound() throws {
+        let file = directory.file("empty")
+        #expect(try write(file, offset: 0, []).status == 0)
+        let result = try CommandLineTool.run(["verify", file])
+        #expect(result.status == 0)
+        #expect(result.outputText.hasPrefix("ok"))
+    }
+
+    @Test func repairOfADamagedPartialLastBlockReportsWhatItDropped() throws {
+        let file = directory.file("a")
+        _ = try write(file, offset: 0, origin.bytes(0, 5000))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[Int(FileLayout.fileOffset(ofData: 4500))] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let repair = try CommandLineTool.run(["repair", file])
+        #expect(repair.status == 0)
+        #expect(repair.outputText == "\(file): repaired: dropped corrupt ranges 4096-4999\n")
+        #expect(try CommandLineTool.run(["repair", file]).outputText == "\(file): sound, nothing to repair\n")
+        #expect(try CommandLineTool.run(["verify", file]).status == 0)
+        #expect(try CommandLineTool.run(["file", "read", file, "--range", "0-4095"]).standardOutput == Data(origin.bytes(0, 4096)))
     }
 
     @Test func verifySearchesDirectoriesAndReportsEveryFile() throws {

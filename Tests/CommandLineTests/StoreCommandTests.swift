@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import CacheStore
 
-/// The store command line contract of issue 3: names, flags, JSON keys and exit codes.
+/// The store command line contract: names, flags, JSON keys and exit codes.
 @Suite("sparsecache store commands")
 struct StoreCommandTests {
     let directory = TemporaryDirectory("store-cli")
@@ -85,7 +85,64 @@ struct StoreCommandTests {
         let put = try CommandLineTool.run(["put", store, "k2", "--offset", "0"], input: Data([1]))
         #expect(put.status == 1)
         #expect(put.standardError.contains("open for writing by another process"))
-        #expect(try CommandLineTool.run(["get", store, "k", "--range", "0-99"]).status == 0)
+        let entryFile = try #require(holder.entry(for: "k")?.fileName)
+        for reading in [
+            ["get", store, "k", "--range", "0-99"], ["ls", store], ["stats", store],
+            ["inspect", store + "/entries/" + entryFile], ["verify", store + "/entries"],
+        ] {
+            let result = try CommandLineTool.run(reading)
+            #expect(result.status == 0, "\(reading[0]): \(result.standardError)")
+        }
         try holder.close()
+    }
+
+    @Test func getCountsAHitAndMovesTheEntryUpWhenNoOtherProcessHoldsTheStore() throws {
+        for key in ["a", "b"] {
+            _ = try CommandLineTool.run(["put", store, key, "--offset", "0"], input: Data(origin.bytes(0, 100)))
+        }
+        func hits() throws -> Int? {
+            let stats = try CommandLineTool.run(["stats", store, "--json"])
+            return try (JSONSerialization.jsonObject(with: stats.standardOutput) as? [String: Any])?["hits"] as? Int
+        }
+        func order() throws -> [String] {
+            let list = try CommandLineTool.run(["ls", store, "--json"])
+            return (try JSONSerialization.jsonObject(with: list.standardOutput) as? [[String: Any]])?.compactMap { $0["key"] as? String } ?? []
+        }
+        let before = try #require(try hits())
+        #expect(try order() == ["b", "a"])
+        let get = try CommandLineTool.run(["get", store, "a", "--range", "0-9"])
+        #expect(get.status == 0)
+        #expect([UInt8](get.standardOutput) == origin.bytes(0, 10))
+        #expect(try hits() == before + 1)
+        #expect(try order() == ["a", "b"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServingProcessHoldsTheStoreNamesItselfAndReadersStillWork() throws {
+        _ = try CommandLineTool.run(["put", store, "k", "--offset", "0"], input: Data(origin.bytes(0, 100)))
+        let serve = Process()
+        serve.executableURL = CommandLineTool.executable
+        serve.arguments = ["serve", "--cache-dir", store, "--port", "0"]
+        let output = Pipe()
+        serve.standardOutput = output
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer {
+            serve.terminate()
+            serve.waitUntilExit()
+        }
+        // It prints its address once the store is open and it listens.
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let more = output.fileHandleForReading.availableData
+            guard !more.isEmpty else { break }
+            printed += more
+        }
+        #expect(String(decoding: printed, as: UTF8.self).hasPrefix("listening on"))
+        #expect(CacheStore.holder(of: store)?.processIdentifier == serve.processIdentifier)
+        let get = try CommandLineTool.run(["get", store, "k", "--range", "0-99"])
+        #expect(get.status == 0)
+        #expect([UInt8](get.standardOutput) == origin.bytes(0, 100))
+        #expect(try CommandLineTool.run(["ls", store]).status == 0)
     }
 }

@@ -129,5 +129,11 @@ import Testing
         for operation in ["parse", "format", "canonical", "rewrite"] {
             #expect(text.contains("\n\(operation) ") && text.contains("MB/s"), "\(operation)")
         }
+        // What the parse found, for scripts/bench-hls.sh to check against what it generated.
+        #expect(text.contains("\ncounts segments=6 variants=0 "))
+        #expect(text.contains(" warnings=0\n"))
+        let one = try Self.run("hls", "bench", Self.fixture("ffmpeg/ts.m3u8"), "--operation", "parse", "--rounds", "1")
+        let oneText = String(decoding: one.output, as: UTF8.self)
+        #expect(one.status == 0 && oneText.contains("\nparse ") && !oneText.contains("\nrewrite "))
     }
 }

@@ -129,6 +129,8 @@ struct HostileHeaderTests {
         ([UInt8]([2, 1, 65]), UInt64(0), "no range table"),
         ([UInt8]([2, 1, 65, 12, 1, 0, 99]), UInt64(0), "truncated ancillary field"),
         ([UInt8]([2, 1, 65, 12, 1, 0, 12, 1, 0]), UInt64(0), "two range tables"),
+        ([UInt8]([2, 1, 65, 12, 2, 0, 7]), UInt64(0), "trailing bytes after the range table"),
+        ([UInt8]([2, 1, 65, 4, 1, 66, 4, 1, 67, 12, 1, 0]), UInt64(0), "two entity tag fields"),
     ])
     func malformedBodiesFailWithAReason(body: [UInt8], extentCount: UInt64, reason: String) {
         do {
@@ -145,6 +147,29 @@ struct HostileHeaderTests {
         #expect(throws: SparseFileError.unsupportedVersion) { try HeaderBody.decode([2, 1, 65, 14, 0] + table, extentCount: 0) }
         let body = try HeaderBody.decode([2, 1, 65, 15, 2, 9, 9] + table, extentCount: 0)
         #expect(body.metadata.key == "A")
+    }
+
+    @Test func fieldsMayComeInAnyOrderAndVarintsMayBeOverlong() throws {
+        #expect(try HeaderBody.decode([12, 1, 0, 2, 1, 65], extentCount: 0).metadata.key == "A")
+        #expect(try HeaderBody.decode([0x82, 0x00, 0x81, 0x80, 0x00, 65, 12, 1, 0], extentCount: 0).metadata.key == "A")
+    }
+
+    @Test func slotZeroWinsWhenBothSlotsClaimTheSameGeneration() throws {
+        let path = try craft(extents: [], dataEnd: 0)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func slot1(generation: UInt64) -> [UInt8] {
+            let body = HeaderBody(metadata: ResourceMetadata(key: "one"), extents: []).encoded()
+            return HeaderSlot(
+                slotIndex: 1, generation: generation, dataEnd: 0, contentLength: nil, cachedBytes: 0, extentCount: 0,
+                tailChecksum: 0, storage: .inline, storedBodyLength: UInt64(body.count), bodyLength: UInt64(body.count),
+                bodyChecksum: Checksum.of(body), createdAt: 0, inlineBody: body).encoded()
+        }
+        bytes.replaceSubrange(FileLayout.slotSize..<2 * FileLayout.slotSize, with: slot1(generation: 1))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try SparseFile.open(at: path).key == "k")
+        bytes.replaceSubrange(FileLayout.slotSize..<2 * FileLayout.slotSize, with: slot1(generation: 2))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try SparseFile.open(at: path).key == "one")
     }
 
     @Test func slotAndBodyEncodingsRoundTrip() throws {

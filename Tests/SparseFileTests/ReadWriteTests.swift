@@ -215,14 +215,13 @@ struct ReadWriteTests {
         try writer.close()
         let file = try SparseFile.open(at: path)
         let wanted = try range(10_000, 50_000)
-        #expect(file.verifiedRegion(for: wanted) == nil)  // not verified yet in this process
-        #expect(file.verifiedRegion(for: try range(90_000, 20_000)) == nil)  // not all cached
+        #expect(!file.hasVerifiedRegion(for: wanted))  // not verified yet in this process
+        #expect(!file.hasVerifiedRegion(for: try range(90_000, 20_000)))  // not all cached
         _ = try file.read(wanted)
-        let region = try #require(file.verifiedRegion(for: wanted))
-        defer { close(region.descriptor) }
+        let region = try requireRegion(file, wanted)
         #expect(region.spans.count == 1)
         let span = try #require(region.spans.first)
-        #expect(readAll(region.descriptor, count: Int(span.length), at: span.fileOffset) == origin.bytes(10_000, 50_000))
+        #expect(readAll(region.rawDescriptor, count: Int(span.length), at: span.fileOffset) == origin.bytes(10_000, 50_000))
     }
 
     @Test func aVerifiedRegionAcrossExtentsWrittenOutOfOrderListsEachRunInOriginalOrder() throws {
@@ -232,10 +231,9 @@ struct ReadWriteTests {
         try file.write(origin.bytes(100_000, 50_000), at: 100_000)
         try file.write(origin.bytes(50_000, 50_000), at: 50_000)
         let wanted = try range(40_000, 70_000)
-        let region = try #require(file.verifiedRegion(for: wanted))  // written here, so verified
-        defer { close(region.descriptor) }
+        let region = try requireRegion(file, wanted)  // written here, so verified
         #expect(region.spans.count == 3)
-        let served = region.spans.flatMap { readAll(region.descriptor, count: Int($0.length), at: $0.fileOffset) ?? [] }
+        let served = region.spans.flatMap { readAll(region.rawDescriptor, count: Int($0.length), at: $0.fileOffset) ?? [] }
         #expect(served == origin.bytes(40_000, 70_000))
     }
 
@@ -246,8 +244,7 @@ struct ReadWriteTests {
         try file.write(origin.bytes(0, 50_000), at: 0)
         let wanted = try range(110_000, 20_000)
         let run = try #require(file.verifiedRun(for: wanted))
-        let region = try #require(file.verifiedRegion(for: wanted))
-        defer { close(region.descriptor) }
+        let region = try requireRegion(file, wanted)
         #expect(region.spans.first?.fileOffset == run.fileOffset)
         #expect(region.descriptorGeneration == run.descriptorGeneration)
         #expect(file.verifiedRun(for: try range(40_000, 20_000)) == nil)  // crosses into a gap
@@ -257,9 +254,25 @@ struct ReadWriteTests {
         _ = try file.compact()
         let moved = try #require(file.verifiedRun(for: wanted))
         #expect(moved.descriptorGeneration != run.descriptorGeneration)
-        let fresh = try #require(file.verifiedRegion(for: wanted))
-        defer { close(fresh.descriptor) }
-        #expect(readAll(fresh.descriptor, count: 20_000, at: moved.fileOffset) == origin.bytes(110_000, 20_000))
+        let fresh = try requireRegion(file, wanted)
+        #expect(readAll(fresh.rawDescriptor, count: 20_000, at: moved.fileOffset) == origin.bytes(110_000, 20_000))
+    }
+
+    @Test func aVerifiedRegionClosesItsDescriptorUnlessItIsTaken() throws {
+        let file = try SparseFile.create(at: directory.file("owned"), metadata: ResourceMetadata(key: "r"))
+        try file.write(origin.bytes(0, 10_000), at: 0)
+        let wanted = try range(0, 10_000)
+        var dropped: Int32 = -1
+        do {
+            let region = try requireRegion(file, wanted)
+            dropped = region.rawDescriptor
+            #expect(names(dropped, file.path))
+        }
+        // Another test may reuse the number at once, but not for this file.
+        #expect(!names(dropped, file.path), "a dropped region closes its duplicate")
+        let taken = try requireRegion(file, wanted).takeDescriptor()
+        defer { close(taken) }
+        #expect(readAll(taken, count: 10_000, at: FileLayout.fileOffset(ofData: 0)) == origin.bytes(0, 10_000))
     }
 
     @Test func theMetadataRevisionChangesExactlyWhenTheMetadataDoes() throws {
@@ -275,10 +288,33 @@ struct ReadWriteTests {
         #expect(file.metadataRevision == updated)
     }
 
+    /// Whether `descriptor` is open on the file at `path`.
+    private func names(_ descriptor: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        return fstat(descriptor, &open) == 0 && stat(path, &named) == 0 && open.st_ino == named.st_ino && open.st_dev == named.st_dev
+    }
+
+    /// The verified region of `range` (Testing's macros take copyable values only).
+    private func requireRegion(_ file: SparseFile, _ range: ByteRange) throws -> SparseFile.VerifiedRegion {
+        guard let region = file.verifiedRegion(for: range) else { throw NoRegion(range: range) }
+        return region
+    }
+
+    private struct NoRegion: Error {
+        var range: ByteRange
+    }
+
     /// `count` bytes of `descriptor` at `offset`, or nil when fewer could be read.
     private func readAll(_ descriptor: Int32, count: Int, at offset: UInt64) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
         return got == count ? bytes : nil
+    }
+}
+
+extension SparseFile {
+    fileprivate func hasVerifiedRegion(for range: ByteRange) -> Bool {
+        verifiedRegion(for: range) != nil
     }
 }

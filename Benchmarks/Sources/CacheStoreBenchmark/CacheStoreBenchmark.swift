@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The store's goals from issue 3 (Docs/BENCHMARKS.md, "CacheStore"). Exits 1 when one is missed.
+/// The store's goals (Docs/BENCHMARKS.md, "CacheStore"). Exits 1 when one is missed.
 @main
 enum CacheStoreBenchmark {
     static func main() async throws {

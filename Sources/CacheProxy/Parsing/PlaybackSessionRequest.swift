@@ -1,3 +1,5 @@
+public import HLS
+
 /// A `POST /sessions` body, parsed from untrusted JSON: what an app asks of a playback session.
 ///
 /// ```json
@@ -9,16 +11,6 @@
 /// presentations played one after another as one virtual playlist). Unknown fields are refused,
 /// so a misspelled option is never ignored. Every error names the field it is about.
 public struct PlaybackSessionRequest: Sendable, Hashable {
-    /// The variant a session locks to.
-    public enum Quality: Sendable, Hashable {
-        case lowest
-        case highest
-        /// The variant whose BANDWIDTH is closest to this many bits per second.
-        case bandwidth(UInt64)
-        /// The variant whose RESOLUTION height is closest to this many lines (`"720p"`).
-        case height(Int)
-    }
-
     /// An amount of media: seconds of playback or a number of segments.
     public enum Amount: Sendable, Hashable {
         case seconds(Double)
@@ -41,7 +33,7 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
     /// Whether the request gave `urls` (a virtual playlist), even of one presentation.
     public var isVirtual: Bool
     /// Lock to one variant; nil keeps every variant (subject to ``maximumBandwidth``).
-    public var quality: Quality?
+    public var quality: HLSQuality?
     /// Drop variants above this many bits per second (never all of them).
     public var maximumBandwidth: UInt64?
     /// The BANDWIDTH (and AVERAGE-BANDWIDTH) written on the variants served.
@@ -128,19 +120,17 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         }
     }
 
-    private static func quality(_ value: JSONScalar) throws(ParseError) -> Quality {
-        let message = "\"quality\" must be \"lowest\", \"highest\", a bandwidth in bits/s or a height such as \"720p\""
+    private static func quality(_ value: JSONScalar) throws(ParseError) -> HLSQuality {
         switch value {
-        case .text("lowest"): return .lowest
-        case .text("highest"): return .highest
+        case .text(let text):
+            if let quality = HLSQuality(jsonString: text) { return quality }
         case .number(let number) where number >= 1 && number <= 1e15 && number.rounded() == number:
             return .bandwidth(UInt64(number))
-        case .text(let text) where text.count >= 2 && text.count <= 6 && text.hasSuffix("p"):
-            guard let height = Int(text.dropLast()), height >= 1 else { fallthrough }
-            return .height(height)
-        default:
-            throw ParseError(.malformed, message, field: "\"quality\"")
+        case .number:
+            break
         }
+        throw ParseError(.malformed, "\"quality\" must be \"lowest\", \"highest\", a bandwidth in bits/s or a height such as \"720p\"",
+                         field: "\"quality\"")
     }
 
     private static func positive(_ value: Double?, field: String) throws(ParseError) -> UInt64? {

@@ -1,3 +1,5 @@
+public import HLS
+
 
 /// A `POST /prefetch` body, parsed from untrusted JSON:
 ///
@@ -21,6 +23,15 @@ public struct PrefetchRequest: Sendable, Hashable {
         case highest
         /// The variant whose bandwidth is closest to this many bits per second.
         case closest(UInt64)
+
+        /// The same choice as an ``HLS/HLSQuality``, which picks the variant.
+        public var quality: HLSQuality {
+            switch self {
+            case .lowest: .lowest
+            case .highest: .highest
+            case .closest(let bitsPerSecond): .bandwidth(bitsPerSecond)
+            }
+        }
     }
 
     /// Limits on what one request may ask for.

@@ -6,7 +6,7 @@
 ///   URL pasted without percent-encoding, whose own query would otherwise be cut off silently.
 /// - `/status` (and `/debug/status`, the name other engines use) reports the proxy's state.
 /// - `/metrics` gives its metrics in the Prometheus text format.
-/// - `/prefetch` manages the prefetch queue.
+/// - `/prefetch` manages the prefetch queue; `/downloads` and `/downloads/ID` the downloads.
 /// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
 ///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
 ///
@@ -20,6 +20,8 @@ public enum ProxyRoute: Sendable, Hashable {
     case session(String)
     case sessionPlaylist(String, DeliveryDirectives)
     case sessionProxy(String, OriginURL, DeliveryDirectives)
+    case downloads
+    case download(String)
 
     /// Parses a request target in origin form (`/proxy?url=...`).
     ///
@@ -48,6 +50,10 @@ public enum ProxyRoute: Sendable, Hashable {
             self = .metrics
         } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
+        } else if path.elementsEqual("/downloads".utf8) || path.elementsEqual("/downloads/".utf8) {
+            self = .downloads
+        } else if path.starts(with: "/downloads/".utf8) {
+            self = .download(try Self.identifier(path.dropFirst("/downloads/".utf8.count), what: "download"))
         } else if path.elementsEqual("/sessions".utf8) || path.elementsEqual("/sessions/".utf8) {
             self = .sessions
         } else if path.starts(with: "/sessions/".utf8) {
@@ -62,18 +68,13 @@ public enum ProxyRoute: Sendable, Hashable {
         try self.init(parsing: Array(target.utf8), limits: limits)
     }
 
-    /// The longest session identifier.
+    /// The longest session or download identifier.
     public static let maximumSessionIDLength = 64
 
     /// `ID`, `ID/index.m3u8` or `ID/proxy` (with its query).
     private static func sessionRoute(_ rest: ArraySlice<UInt8>, query: ArraySlice<UInt8>, limits: RequestTargetLimits) throws(ParseError) -> ProxyRoute {
         let slash = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
-        let identifier = rest[..<slash]
-        guard !identifier.isEmpty, identifier.count <= maximumSessionIDLength,
-              identifier.allSatisfy({ ASCIIScanner.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
-            throw ParseError(.notFound, "no such session")
-        }
-        let id = String(decoding: identifier, as: UTF8.self)
+        let id = try identifier(rest[..<slash], what: "session")
         let resource = rest[slash...].dropFirst()
         if slash == rest.endIndex || resource.isEmpty {
             return .session(id)
@@ -104,6 +105,15 @@ public enum ProxyRoute: Sendable, Hashable {
         }
         guard let encodedURL, !encodedURL.isEmpty else { throw ParseError(.missing, "no url parameter") }
         return (try OriginURL(parsing: try percentDecoded(encodedURL), maximumLength: limits.maximumURLLength), directives)
+    }
+
+    /// A session's or download's identifier: letters, digits, `-` and `_`.
+    private static func identifier(_ bytes: ArraySlice<UInt8>, what: String) throws(ParseError) -> String {
+        guard !bytes.isEmpty, bytes.count <= maximumSessionIDLength,
+              bytes.allSatisfy({ ASCIIScanner.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
+            throw ParseError(.notFound, "no such \(what)")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The delivery directives of a query that may hold nothing else.

@@ -29,6 +29,8 @@ struct PlaylistCache {
         do {
             if old != nil || store.entry(for: key) != nil { try store.remove(key: key) }
             try store.put(key: key, offset: 0, bytes: fetched.body, metadata: metadata)
+        } catch where error.code == .storeFull || error.code == .diskFull {
+            context.noteStoreHasNoRoom()
         } catch {
             context.logger.warning("could not cache a playlist", metadata: ["key": "\(key)", "error": "\(error)"])
         }

@@ -20,20 +20,10 @@ enum HLSWarmPlan {
         var knownBytes: UInt64?
     }
 
-    /// The variant of a multivariant playlist to warm (I-frame variants are not candidates).
+    /// The variant of a multivariant playlist to warm, by the rules every variant choice of
+    /// the proxy follows (``HLSQuality``; I-frame variants are not candidates).
     static func variant(of master: HLSPlaylist, choosing choice: PrefetchRequest.VariantChoice) -> HLSVariant? {
-        let candidates = master.variants.filter { !$0.isIFrameOnly }
-        func bandwidth(_ variant: HLSVariant) -> UInt64 { variant.averageBandwidth ?? variant.bandwidth ?? 0 }
-        switch choice {
-        case .lowest: return candidates.min { bandwidth($0) < bandwidth($1) }
-        case .highest: return candidates.max { bandwidth($0) < bandwidth($1) }
-        case .closest(let target):
-            return candidates.min { lhs, rhs in
-                let left = bandwidth(lhs) > target ? bandwidth(lhs) - target : target - bandwidth(lhs)
-                let right = bandwidth(rhs) > target ? bandwidth(rhs) - target : target - bandwidth(rhs)
-                return left < right
-            }
-        }
+        master.variant(for: choice.quality).map { master.variants[$0.index] }
     }
 
     /// The renditions a variant plays with: for each of its audio and subtitle groups, the

@@ -73,10 +73,12 @@ final class PrefetchScheduler: Sendable {
         return status
     }
 
-    /// Stops for good: cancels everything and waits for the jobs in flight to end.
+    /// Stops for good: cancels everything, waits for the jobs in flight to end, and lets go of
+    /// them (each job holds the proxy's context, which holds this queue).
     func shutdown() async {
         let tasks = queue.withLock { queue -> [Task<Void, Never>] in
             queue.isClosed = true
+            defer { queue.entries.removeAll() }
             return queue.entries.compactMap(\.task)
         }
         for task in tasks { task.cancel() }

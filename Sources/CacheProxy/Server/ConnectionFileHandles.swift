@@ -1,3 +1,4 @@
+import CacheStore
 import NIOCore
 import SparseFile
 
@@ -14,6 +15,7 @@ final class ConnectionFileHandles: ChannelOutboundHandler, RemovableChannelHandl
     typealias OutboundOut = IOData
 
     private struct Shared {
+        let key: String
         let file: SparseFile
         let descriptorGeneration: UInt64
         let handle: NIOFileHandle
@@ -33,6 +35,13 @@ final class ConnectionFileHandles: ChannelOutboundHandler, RemovableChannelHandl
         self.context = nil
     }
 
+    /// Closes the kept descriptor when `store` no longer holds its file (it was evicted or
+    /// removed), so that the file's blocks are freed now rather than at the next request.
+    func releaseIfRemoved(from store: CacheStore) {
+        guard let shared, store.reader(for: shared.key).file !== shared.file else { return }
+        retireShared()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .fileRegion(let region) = unwrapOutboundIn(data), region.fileHandle !== shared?.handle else {
             context.write(data, promise: promise)
@@ -46,7 +55,7 @@ final class ConnectionFileHandles: ChannelOutboundHandler, RemovableChannelHandl
     /// A region that sends original bytes `bytes` of `file` from the connection's shared
     /// descriptor, when they were verified in this process and lie in one run of the file; nil
     /// otherwise. The caller writes it or drops it, and never closes its handle.
-    func sharedRegion(for bytes: ByteRange, of file: SparseFile) -> FileRegion? {
+    func sharedRegion(for bytes: ByteRange, of file: SparseFile, key: String) -> FileRegion? {
         if let shared, shared.file === file {
             guard let run = file.verifiedRun(for: bytes) else { return nil }
             if run.descriptorGeneration == shared.descriptorGeneration {
@@ -55,7 +64,7 @@ final class ConnectionFileHandles: ChannelOutboundHandler, RemovableChannelHandl
         }
         guard let (region, generation) = file.fileRegion(for: bytes) else { return nil }
         retireShared()
-        shared = Shared(file: file, descriptorGeneration: generation, handle: region.fileHandle)
+        shared = Shared(key: key, file: file, descriptorGeneration: generation, handle: region.fileHandle)
         return region
     }
 

@@ -53,6 +53,17 @@ final class HitResponder {
         self.fileHandles = fileHandles
     }
 
+    deinit {
+        proxy.heldFiles.remove(ObjectIdentifier(self))
+    }
+
+    /// Lets go of the kept entry and descriptor when the store no longer holds their file, so
+    /// that its blocks are freed now rather than at the connection's next request.
+    func releaseIfRemoved(from store: CacheStore) {
+        if let lastEntry, store.reader(for: lastEntry.key).file !== lastEntry.file { self.lastEntry = nil }
+        fileHandles.releaseIfRemoved(from: store)
+    }
+
     /// The answer when the request is a cache hit served here; nil otherwise. `range` and
     /// `ifRange` are the values of those headers.
     func answer(
@@ -70,7 +81,7 @@ final class HitResponder {
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
         if let bytes = plan.body {
-            if let region = fileHandles.sharedRegion(for: bytes, of: file) {
+            if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {
@@ -105,7 +116,7 @@ final class HitResponder {
               directives.isEmpty
         else { return nil }
         let target = Target(uri: uri, origin: origin.string, key: proxy.store.key(for: origin.string),
-                               isServable: (proxy.allowList?.allows(origin.host) ?? true) && !PlaylistDetection.hasPlaylistExtension(origin))
+                               isServable: proxy.allows(origin) && !PlaylistDetection.hasPlaylistExtension(origin))
         lastTarget = target
         return target
     }

@@ -32,6 +32,7 @@ enum ProxyServer {
                     try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
                     let fileHandles = ConnectionFileHandles()
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)
+                    context.heldFiles.add(responder, on: channel.eventLoop)
                     let fence = ResponseFence()
                     let rawHits = RawHitHandler(
                         responder: responder, fence: fence, counters: context.counters,

@@ -20,6 +20,18 @@ struct ByteResponder {
     }
 
     func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
+        do {
+            return try await respondThroughCache(origin: origin, request: request, writer: writer)
+        } catch is StoreHasNoRoom where !writer.headSent {
+            // Nothing of it can be stored (a full disk): the origin's answer is relayed as it is.
+            context.noteStoreHasNoRoom()
+            let key = context.store.key(for: origin.string)
+            try await OriginRelay(context: context).respond(origin: origin, request: request, lane: lane(origin: origin, key: key, range: nil), writer: writer)
+            return .served
+        }
+    }
+
+    private func respondThroughCache(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
         let store = context.store
         let key = store.key(for: origin.string)
         let reader = store.reader(for: key)
@@ -109,7 +121,9 @@ struct ByteResponder {
                 if let failure = await session.ownFailure(at: offset) {
                     // With no room in the store the response streams from the origin directly;
                     // the failed fetch has told the length.
-                    guard failure.code == .storeFull, reader.file != nil else { throw ProxyFailure(failure) }
+                    guard failure.code == .storeFull else { throw ProxyFailure(failure) }
+                    // Without an entry nothing tells the response's length: relay it whole.
+                    guard reader.file != nil else { throw StoreHasNoRoom() }
                     return
                 }
                 if let length = reader.file?.contentLength, offset >= length { return }

@@ -13,7 +13,7 @@ struct EntryStreamer {
 
     /// The ways a wait for bytes ends without them that the response can recover from: the
     /// fetch it followed failed, ended short, was replaced, or found no room in the store.
-    static let recoverable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced, .storeFull]
+    static let recoverable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced, .storeFull, .diskFull]
 
     /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
@@ -76,12 +76,13 @@ struct EntryStreamer {
     /// The store has no room: the rest comes straight from the origin, sent and not stored, so
     /// a full cache slows nothing down and breaks no response.
     private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
-        context.logger.debug("cache full: passing the rest through", metadata: ["url": "\(session.origin)", "from": "\(position)"])
+        context.noteStoreHasNoRoom()
         session.passesThrough()
         do {
             try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
                                               lane: lane) { chunk in
                 context.counters.recordServed(UInt64(chunk.readableBytes))
+                context.counters.recordPassedThrough(UInt64(chunk.readableBytes))
                 try await writer.sendBody(chunk)
             }
         } catch let error as UpstreamError {

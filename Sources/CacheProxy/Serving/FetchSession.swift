@@ -26,10 +26,12 @@ final class FetchSession {
 
     /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is
     /// the coalescing) and starts a fetch for each.
-    func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws(ProxyFailure) {
+    func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws {
         let claim: CacheStore.Claim
         do {
             claim = try context.store.claim(key: key, range: range)
+        } catch where error.code == .storeFull || error.code == .diskFull {
+            throw StoreHasNoRoom()
         } catch {
             throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")
         }

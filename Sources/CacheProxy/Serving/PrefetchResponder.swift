@@ -10,18 +10,11 @@ struct PrefetchResponder {
     func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
-            guard let body else {
-                throw ProxyFailure(status: 413, "a prefetch request is limited to \(context.configuration.limits.prefetch.maximumBodyBytes) bytes")
+            let limits = context.configuration.limits.prefetch
+            let prefetch = try ControlRequest.parse(body, limit: limits.maximumBodyBytes, what: "a prefetch request") {
+                bytes throws(ParseError) in try PrefetchRequest(parsing: bytes, limits: limits)
             }
-            let prefetch: PrefetchRequest
-            do {
-                prefetch = try PrefetchRequest(parsing: body.readableBytesView, limits: context.configuration.limits.prefetch)
-            } catch {
-                throw ProxyFailure(status: error.code == .tooLong ? 413 : 400, error.message)
-            }
-            if let allowList = context.allowList, let refused = prefetch.urls.first(where: { !allowList.allows($0.host) }) {
-                throw ProxyFailure(status: 403, "\(refused.host) is not on the proxy's allow-list")
-            }
+            try context.checkAllowed(prefetch.urls)
             try await StatusResponder.sendJSON(context.prefetch.replace(with: prefetch, context: context), status: .accepted, writer: writer)
         case .DELETE:
             try await StatusResponder.sendJSON(context.prefetch.cancelAll(), status: .ok, writer: writer)

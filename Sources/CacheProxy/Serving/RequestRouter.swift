@@ -46,7 +46,7 @@ struct RequestRouter: Sendable {
 
     /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
     /// them, whatever its query holds.
-    private static let controlPaths = ["/prefetch", "/sessions"]
+    private static let controlPaths = ["/prefetch", "/sessions", "/downloads"]
 
     /// A JSON error answer: `{"error": "...", "field": "\"quality\""}` (field null when the error
     /// is about no field).
@@ -101,6 +101,10 @@ struct RequestRouter: Sendable {
             try await MetricsResponder(context: context).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
+        case .downloads:
+            try await DownloadResponder(context: context).respondToCollection(request, body: body, writer: writer)
+        case .download(let id):
+            try await DownloadResponder(context: context).respondToDownload(id, request: request, writer: writer)
         case .sessions:
             try await SessionResponder(context: context).respondToCollection(request, body: body, writer: writer)
         case .session(let id):
@@ -117,9 +121,7 @@ struct RequestRouter: Sendable {
     /// Serves an origin URL through the cache: as a playlist when its name or its origin's
     /// content type says so, as bytes otherwise.
     private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        if let allowList = context.allowList, !allowList.allows(origin.host) {
-            throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
-        }
+        try context.checkAllowed([origin])
         let playlists = PlaylistResponder(context: context)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)

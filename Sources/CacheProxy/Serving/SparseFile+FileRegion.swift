@@ -9,15 +9,18 @@ extension SparseFile {
     /// must be closed by its owner. With it, which of the file's descriptors it duplicates (see
     /// ``SparseFile/VerifiedRun``).
     func fileRegion(for bytes: ByteRange) -> (region: FileRegion, descriptorGeneration: UInt64)? {
-        guard let region = verifiedRegion(for: bytes) else { return nil }
+        // One lookup first: only bytes in one verified run become a region, so a descriptor is
+        // duplicated only to be used.
+        guard verifiedRun(for: bytes) != nil, let region = verifiedRegion(for: bytes), region.spans.count == 1,
+              let span = region.spans.first else { return nil }
+        let generation = region.descriptorGeneration
         // NIO sends files only as a FileRegion over a NIOFileHandle, which takes the duplicate.
-        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.descriptor)
-        guard region.spans.count == 1, let span = region.spans.first,
-              let fileRegion = FileRegion(handle, at: span.fileOffset, length: span.length) else {
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.takeDescriptor())
+        guard let fileRegion = FileRegion(handle, at: span.fileOffset, length: span.length) else {
             try? handle.close()
             return nil
         }
-        return (fileRegion, region.descriptorGeneration)
+        return (fileRegion, generation)
     }
 }
 

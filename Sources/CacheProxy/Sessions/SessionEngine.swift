@@ -138,7 +138,8 @@ final class SessionEngine: Sendable {
         let moved = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             for (playlistKey, timeline) in state.timelines {
-                guard case .main = timeline.role, let segment = timeline.segment(key: key, offset: offset) else { continue }
+                let previous = state.main == playlistKey ? state.position : nil
+                guard case .main = timeline.role, let segment = timeline.segment(key: key, offset: offset, after: previous) else { continue }
                 let changed = state.main != playlistKey || state.position != segment
                 state.main = playlistKey
                 state.position = segment

@@ -8,9 +8,7 @@ struct SessionOpener {
     let context: ProxyContext
 
     func open(_ request: PlaybackSessionRequest, id: String, base: String) async throws(ProxyFailure) -> SessionEngine {
-        if let allowList = context.allowList, let refused = request.urls.first(where: { !allowList.allows($0.host) }) {
-            throw ProxyFailure(status: 403, "\(refused.host) is not on the proxy's allow-list")
-        }
+        try context.checkAllowed(request.urls)
         if request.isVirtual {
             return try await openVirtual(request, id: id, base: base)
         }
@@ -27,7 +25,7 @@ struct SessionOpener {
             return engine
         }
         if let quality = request.quality {
-            guard let chosen = playlist.variant(for: quality.hlsQuality, maximumBandwidth: request.maximumBandwidth) else {
+            guard let chosen = playlist.variant(for: quality, maximumBandwidth: request.maximumBandwidth) else {
                 throw SessionRequestFailure.field("url", "\(origin) lists no variant to play")
             }
             presentation.locked = .init(summary: chosen, resolution: playlist.variants[chosen.index].resolution?.description)
@@ -46,11 +44,8 @@ struct SessionOpener {
     private func preload(variant: HLSVariant, of multivariant: HLSPlaylist, url: String, into engine: SessionEngine) async {
         guard let base = HLSBaseURL(url) else { return }
         var uris = [(variant.uri, SessionTimeline.Role.main(audioGroup: variant.audio))]
-        if let group = variant.audio {
-            let members = multivariant.renditions.filter { $0.type == "AUDIO" && $0.groupID == group && $0.uri != nil }
-            if let rendition = members.first(where: \.isDefault) ?? members.first, let uri = rendition.uri {
-                uris.append((uri, .rendition(type: "AUDIO", groupID: group)))
-            }
+        for rendition in HLSWarmPlan.renditions(for: variant, in: multivariant) where rendition.type == "AUDIO" {
+            if let uri = rendition.uri { uris.append((uri, .rendition(type: "AUDIO", groupID: rendition.groupID))) }
         }
         for (uri, role) in uris {
             guard let origin = try? OriginURL(parsing: base.resolve(uri)),
@@ -75,7 +70,7 @@ struct SessionOpener {
             guard let quality = request.quality else {
                 throw SessionRequestFailure.field("quality", "a virtual playlist needs \"quality\": \(field) is a multivariant playlist")
             }
-            guard let chosen = playlist.variant(for: quality.hlsQuality, maximumBandwidth: request.maximumBandwidth),
+            guard let chosen = playlist.variant(for: quality, maximumBandwidth: request.maximumBandwidth),
                   let playlistBase = HLSBaseURL(loaded.url) else {
                 throw SessionRequestFailure.field(field, "\(origin) lists no variant to play")
             }
@@ -119,17 +114,6 @@ struct SessionOpener {
             throw ProxyFailure(status: failure.status, "\"\(field)\": \(failure.message)")
         } catch {
             throw ProxyFailure(status: 502, "\"\(field)\": \(origin) could not be loaded")
-        }
-    }
-}
-
-extension PlaybackSessionRequest.Quality {
-    var hlsQuality: HLSQuality {
-        switch self {
-        case .lowest: .lowest
-        case .highest: .highest
-        case .bandwidth(let bitsPerSecond): .bandwidth(bitsPerSecond)
-        case .height(let height): .height(height)
         }
     }
 }

@@ -11,16 +11,9 @@ struct SessionResponder {
     func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
-            guard let body else {
-                throw ProxyFailure(status: 413, "a session request is limited to \(context.configuration.limits.sessions.maximumBodyBytes) bytes")
-            }
-            let parsed: PlaybackSessionRequest
-            do {
-                parsed = try PlaybackSessionRequest(parsing: body.readableBytesView, limits: context.configuration.limits.sessions)
-            } catch {
-                var failure = ProxyFailure(status: error.code == .tooLong ? 413 : 400, error.message)
-                failure.field = error.field
-                throw failure
+            let limits = context.configuration.limits.sessions
+            let parsed = try ControlRequest.parse(body, limit: limits.maximumBodyBytes, what: "a session request") {
+                bytes throws(ParseError) in try PlaybackSessionRequest(parsing: bytes, limits: limits)
             }
             let engine = try await context.openSession(parsed, base: context.baseURL(for: request))
             try await StatusResponder.sendJSON(engine.status, status: .created, writer: writer)
@@ -64,9 +57,7 @@ struct SessionResponder {
             try await playlists.respondEntry(directives: directives, writer: writer)
             return
         }
-        if let allowList = context.allowList, !allowList.allows(origin.host) {
-            throw ProxyFailure(status: 403, "\(origin.host) is not on the proxy's allow-list")
-        }
+        try context.checkAllowed([origin])
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, writer: writer)
             return

@@ -37,8 +37,8 @@ struct SessionTimeline: Sendable {
     let segments: [Segment]
     let times: HLSTimeline
     let isLive: Bool
-    /// For each media key, the segments that read it and the offset they start at.
-    private let lookup: [String: [(offset: UInt64, segment: Int)]]
+    /// Finds a segment from a player's request, by the segment's cache key.
+    private let locator: HLSSegmentLocator?
 
     init(playlist: HLSPlaylist, url: String, playlistKey: String, role: Role, store: CacheStore) {
         self.playlistKey = playlistKey
@@ -52,31 +52,25 @@ struct SessionTimeline: Sendable {
                             range: byteRange.flatMap { ByteRange(offset: $0.offset, length: $0.length) })
         }
         var segments: [Segment] = []
-        var lookup: [String: [(offset: UInt64, segment: Int)]] = [:]
-        for (index, segment) in playlist.segments.enumerated() {
+        for segment in playlist.segments {
             var prerequisites: [Resource] = []
             if let map = segment.map, let initSection = resource(map.uri, map.byteRange) { prerequisites.append(initSection) }
             for key in segment.keys { if let uri = key.uri, let keyResource = resource(uri, nil) { prerequisites.append(keyResource) } }
-            let media = segment.gap ? nil : resource(segment.uri, segment.byteRange)
-            if let media { lookup[media.key, default: []].append((media.range?.offset ?? 0, index)) }
-            segments.append(Segment(media: media, prerequisites: prerequisites))
+            segments.append(Segment(media: segment.gap ? nil : resource(segment.uri, segment.byteRange), prerequisites: prerequisites))
         }
         self.segments = segments
-        self.lookup = lookup
+        locator = base.map { base in
+            HLSSegmentLocator(playlist, base: base) { uri in (try? OriginURL(parsing: uri)).map { store.key(for: $0.string) } ?? uri }
+        }
     }
 
     var count: Int { segments.count }
 
     /// The segment a request for `key` starting at `offset` (nil: no Range) reads: the one whose
-    /// bytes hold that offset, for segments that are byte ranges of one resource.
-    func segment(key: String, offset: UInt64?) -> Int? {
-        guard let candidates = lookup[key] else { return nil }
-        let wanted = offset ?? 0
-        for candidate in candidates where candidate.offset <= wanted {
-            guard let range = segments[candidate.segment].media?.range else { return candidate.segment }
-            if wanted < range.end { return candidate.segment }
-        }
-        return nil
+    /// bytes hold that offset, for segments that are byte ranges of one resource, and of a key
+    /// listed more than once, the first listing after `previous` (a player plays in order).
+    func segment(key: String, offset: UInt64?, after previous: Int?) -> Int? {
+        locator?.segmentIndex(for: key, byteOffset: offset, after: previous)
     }
 
     /// Whether every byte of segment `index` is in the store.

@@ -2,6 +2,7 @@ extension ProxyContext {
     /// A snapshot of the proxy's state.
     var status: ProxyStatus {
         let statistics = store.statistics
+        let space = store.space
         func lane(_ lane: UpstreamLane) -> ProxyStatus.Lane {
             let snapshot = lane.snapshot
             return ProxyStatus.Lane(capacity: lane.capacity, active: snapshot.active, waiting: snapshot.waiting, completed: snapshot.completed)
@@ -16,6 +17,7 @@ extension ProxyContext {
                 entries: store.entries.count, hits: statistics.hits, misses: statistics.misses,
                 bytesFromCache: statistics.bytesFromCache, bytesFromOrigin: statistics.bytesFromOrigin,
                 evictions: statistics.evictions),
+            store: ProxyStatus.Store(diskFull: space.diskFull, freeBytes: space.freeBytes, minimumFreeBytes: space.minimumFreeBytes),
             express: lane(upstream.express),
             segment: lane(upstream.segments),
             traffic: counters.snapshot,

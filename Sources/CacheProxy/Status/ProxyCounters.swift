@@ -10,6 +10,7 @@ final class ProxyCounters: Sendable {
     private let ignoredRanges = Atomic<UInt64>(0)
     private let staleServes = Atomic<UInt64>(0)
     private let rawHits = Atomic<UInt64>(0)
+    private let passedThrough = Atomic<UInt64>(0)
     private let openConnections = Atomic<Int>(0)
 
     func requestReceived() { requests.add(1, ordering: .relaxed) }
@@ -20,6 +21,7 @@ final class ProxyCounters: Sendable {
     func recordIgnoredRange() { ignoredRanges.add(1, ordering: .relaxed) }
     func recordStale() { staleServes.add(1, ordering: .relaxed) }
     func recordRawHit() { rawHits.add(1, ordering: .relaxed) }
+    func recordPassedThrough(_ count: UInt64) { passedThrough.add(count, ordering: .relaxed) }
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
 
@@ -33,6 +35,7 @@ final class ProxyCounters: Sendable {
             brokenResponses: brokenResponses.load(ordering: .relaxed),
             originsIgnoringRange: ignoredRanges.load(ordering: .relaxed),
             stalePlaylistsServed: staleServes.load(ordering: .relaxed),
-            hitsFromRawRequests: rawHits.load(ordering: .relaxed))
+            hitsFromRawRequests: rawHits.load(ordering: .relaxed),
+            bytesPassedThrough: passedThrough.load(ordering: .relaxed))
     }
 }

@@ -13,6 +13,24 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         public var evictions: UInt64
     }
 
+    /// The store's volume: what a full disk looks like from outside.
+    public struct Store: Sendable, Codable, Hashable {
+        /// Whether the last write that needed room found none, even after evicting: responses
+        /// then pass through uncached until space is free.
+        public var diskFull: Bool
+        /// Free bytes on the volume, measured now (null when the volume cannot say).
+        public var freeBytes: UInt64?
+        /// The free space the store keeps on its volume, evicting whatever its size limit says.
+        public var minimumFreeBytes: UInt64
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(diskFull, forKey: .diskFull)
+            try container.encode(freeBytes, forKey: .freeBytes)
+            try container.encode(minimumFreeBytes, forKey: .minimumFreeBytes)
+        }
+    }
+
     /// One upstream lane right now.
     public struct Lane: Sendable, Codable, Hashable {
         public var capacity: Int
@@ -37,12 +55,16 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// Cache hits answered straight from the request's bytes, before the HTTP decoder (the
         /// plain requests players send, when no earlier request of the connection is pending).
         public var hitsFromRawRequests: UInt64
+        /// Bytes sent from the origin to clients without being stored, because the store had no
+        /// room for them (a full disk).
+        public var bytesPassedThrough: UInt64
     }
 
     public var version: String
     public var port: Int
     public var uptimeSeconds: Double
     public var cache: Cache
+    public var store: Store
     public var express: Lane
     public var segment: Lane
     public var traffic: Traffic

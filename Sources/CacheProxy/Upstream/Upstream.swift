@@ -104,7 +104,7 @@ final class Upstream: Sendable {
         } catch let error as UpstreamError {
             fill.fail(error)
             return error
-        } catch let error as CacheStoreError where error.code == .storeFull {
+        } catch let error as CacheStoreError where error.code == .storeFull || error.code == .diskFull {
             fill.fail(error)
             return UpstreamError(.storeFull, error.message)
         } catch is CancellationError {
@@ -181,6 +181,19 @@ final class Upstream: Sendable {
             }
             counters.recordFetched(UInt64(body.count))
             return (head, body, response.url?.absoluteString ?? origin.string)
+        }
+    }
+
+    /// Sends `origin` a GET with the client's `Range` (when any) and hands the checked head and
+    /// the body to `respond`, nothing stored: the way a response is served when the store cannot
+    /// take a new entry at all (a full disk).
+    func relay(
+        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind,
+        respond: (OriginResponseHead, HTTPClientResponse.Body) async throws -> Void
+    ) async throws {
+        try await self.lane(lane).run {
+            let response = try await send(origin, range: range, lane: lane)
+            try await respond(try OriginResponseHead(status: Int(response.status.code), headers: response.headers), response.body)
         }
     }
 

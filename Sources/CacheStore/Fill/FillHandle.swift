@@ -53,8 +53,10 @@ public final class FillHandle: Sendable {
     /// Stores the next bytes of the fill. Bytes past the claimed range are ignored.
     ///
     /// - Returns: how many bytes were stored.
-    /// - Throws: ``CacheStoreError/Code/storeFull`` when no room can be made,
-    ///   ``CacheStoreError/Code/entryReplaced`` when the entry was replaced or removed meanwhile.
+    /// - Throws: ``CacheStoreError/Code/storeFull`` when no room can be made under the size limit,
+    ///   ``CacheStoreError/Code/diskFull`` when the volume has no room even after evicting and
+    ///   retrying once, ``CacheStoreError/Code/entryReplaced`` when the entry was replaced or
+    ///   removed meanwhile.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CacheStoreError) -> Int {
         let (file, position, ended) = progress.withLock { ($0.file, $0.position, $0.isEnded) }

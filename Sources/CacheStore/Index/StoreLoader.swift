@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SparseFile
 
 /// Builds a store's in-memory index from its saved index and what is actually on disk.
@@ -23,9 +18,13 @@ struct StoreLoader {
         state.statistics = snapshot?.statistics ?? StoreStatistics()
         state.accessSequence = snapshot?.accessSequence ?? 0
 
+        if !readOnly {
+            // Temporary files of an index or settings replacement a crash interrupted.
+            for name in Directory.names(in: layout.root) where name.contains(".tmp-") { layout.remove(layout.root + "/" + name) }
+        }
         let scan = DirectoryScan.scan(layout)
         for leftover in scan.leftovers {
-            if !readOnly { unlink(layout.path(ofEntry: leftover)) }
+            if !readOnly { layout.remove(layout.path(ofEntry: leftover)) }
             report.dropped.append(.init(path: leftover, reason: "left over from an interrupted write", deleted: !readOnly))
         }
         for stray in scan.strays {
@@ -41,7 +40,7 @@ struct StoreLoader {
             case .rebuilt(let record):
                 rebuilt.append(record)
             case .dropped(let dropped):
-                if dropped.deleted { unlink(layout.path(ofEntry: file.fileName)) }
+                if dropped.deleted { layout.remove(layout.path(ofEntry: file.fileName)) }
                 report.dropped.append(dropped)
             }
         }
@@ -64,7 +63,7 @@ struct StoreLoader {
     private func add(_ record: EntryRecord, to state: inout StoreState, report: inout OpenReport) {
         if let existing = state.records[record.key] {
             let (keep, drop) = existing.modified >= record.modified ? (existing, record) : (record, existing)
-            if !readOnly { unlink(layout.path(ofEntry: drop.fileName)) }
+            if !readOnly { layout.remove(layout.path(ofEntry: drop.fileName)) }
             report.dropped.append(.init(path: drop.fileName, reason: "a newer file holds the same key", deleted: !readOnly))
             state.removeRecord(existing.key)
             state.insert(keep)

@@ -1,119 +1,109 @@
-/// Maps short ASCII names (tag names, attribute names) found in the source to a small enum.
+/// Maps short ASCII names (tag names, attribute names) found in the source to the raw value of
+/// a small enum. (Not generic over the enum: a generic class with a protocol requirement costs
+/// a conformance search in the runtime on first use, more than a small playlist's whole parse.)
 ///
 /// A class, so that reading the shared table costs no copy and no reference counting of its
-/// arrays. A name is looked up by its length and its first and last eight bytes packed in two words, so
-/// most lookups are two integer comparisons; names longer than 16 bytes also compare the middle.
-final class NameTable<ID: Sendable>: Sendable {
-    /// One slot of the open-addressing table: the key, and the entry's index (length 0 marks an
-    /// empty slot). Keys sit in the slots so that a probe reads one contiguous record.
+/// array. A name is read as up to four 64-bit words: its first eight bytes and its last eight
+/// (which overlap for names of 8 to 16 bytes), plus bytes 8 to 16 and 16 to 24 for longer ones.
+/// A lookup hashes the first two, probes a table at most a quarter full (usually once) and
+/// compares words, with no byte loop. Names are 1 to 32 bytes.
+final class NameTable: Sendable {
+    /// One slot of the open-addressing table: the key words, the name's length (0 marks an
+    /// empty slot) and its id's raw value. Keys sit in the slots so that a probe reads one record.
     private struct Slot: Sendable {
         var head: UInt64 = 0
         var tail: UInt64 = 0
-        var length: Int32 = 0
-        var entry: Int32 = 0
+        var middle: UInt64 = 0
+        var middle2: UInt64 = 0
+        var length: UInt8 = 0
+        var id: UInt8 = 0
     }
 
-    /// At most a quarter full, keyed by length and the first and last eight bytes of the name:
-    /// a lookup is usually one probe.
+    /// The longest name a table holds.
+    static var maximumLength: Int { 32 }
+
     private let slots: [Slot]
-    private let names: [[UInt8]]
-    private let ids: [ID]
     private let mask: Int
 
-    init(_ entries: [(String, ID)]) {
+    init(_ entries: [(String, UInt8)]) {
         var size = 16
         while size < entries.count * 4 { size *= 2 }
         mask = size - 1
-        names = entries.map { Array($0.0.utf8) }
-        ids = entries.map(\.1)
         var slots = [Slot](repeating: Slot(), count: size)
-        for (index, name) in names.enumerated() {
-            let head = Self.head(name)
-            let tail = Self.tail(name)
-            var slot = Self.slot(head, tail, name.count, mask)
-            while slots[slot].length != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Slot(head: head, tail: tail, length: Int32(name.count), entry: Int32(index))
+        for (text, id) in entries {
+            var name = Array(text.utf8)
+            precondition(!name.isEmpty && name.count <= Self.maximumLength, "NameTable names are 1 to 32 bytes")
+            let length = name.count
+            // Padding, so that the table's own names can be read a word at a time.
+            name += [UInt8](repeating: 0, count: 8)
+            let slot: Slot = name.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return Slot() }
+                var slot = Slot(head: Self.head(base, 0, length), tail: Self.tail(base, 0, length), length: UInt8(length),
+                                id: id)
+                if length > 16 {
+                    slot.middle = SWAR.load(base, 8)
+                    slot.middle2 = length > 24 ? SWAR.load(base, 16) : 0
+                }
+                return slot
+            }
+            var index = Self.slot(slot.head, slot.tail, mask)
+            while slots[index].length != 0 { index = (index + 1) & mask }
+            slots[index] = slot
         }
         self.slots = slots
     }
 
+    /// The first eight bytes of the name (those there are, for a shorter one), which must be
+    /// readable as a word.
     @inline(__always)
-    private static func slot(_ head: UInt64, _ tail: UInt64, _ length: Int, _ mask: Int) -> Int {
-        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
+    private static func head(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        let word = SWAR.load(base, start)
+        return length >= 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
+    }
+
+    /// The last eight bytes of a name longer than eight bytes; 0 for a shorter one.
+    @inline(__always)
+    private static func tail(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        length > 8 ? SWAR.load(base, start &+ length &- 8) : 0
+    }
+
+    @inline(__always)
+    private static func slot(_ head: UInt64, _ tail: UInt64, _ mask: Int) -> Int {
+        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
         return Int(truncatingIfNeeded: mixed >> 40) & mask
     }
 
-    /// The id of the name in `span`. `readableEnd` is where readable memory ends: a name
-    /// shorter than eight bytes with eight readable bytes from its start is read in one load.
-    func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> ID? {
+    /// The id of the name in `span`. `readableEnd` is where readable memory ends.
+    @inline(__always)
+    func lookup(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> UInt8? {
         let length = span.count
-        guard length > 0, length <= Int(Int32.max) else { return nil }
-        let start = base + span.lowerBound
-        let head: UInt64
-        let tail: UInt64
-        if length >= 8 {
-            head = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
-            tail = UnsafeRawPointer(start + (length - 8)).loadUnaligned(as: UInt64.self)
-        } else {
-            if span.lowerBound + 8 <= readableEnd {
-                let word = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
-                head = word & ((1 << (UInt64(length) &* 8)) &- 1)
-            } else {
-                head = Self.head(start, length)
-            }
-            tail = head
-        }
-        let found: Int? = slots.withUnsafeBufferPointer { slots in
-            var slot = Self.slot(head, tail, length, mask)
+        let start = span.lowerBound
+        guard length > 0, length <= Self.maximumLength else { return nil }
+        guard start &+ 8 <= readableEnd else { return lookupNearEnd(base, span) }
+        let head = Self.head(base, start, length)
+        let tail = Self.tail(base, start, length)
+        return slots.withUnsafeBufferPointer { slots in
+            var index = Self.slot(head, tail, mask)
             while true {
-                let candidate = slots[slot]
+                let candidate = slots[index]
                 if candidate.length == 0 { return nil }
-                if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length {
-                    return Int(candidate.entry)
+                if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length
+                    && (length <= 16 || (candidate.middle == SWAR.load(base, start &+ 8)
+                                         && (length <= 24 || candidate.middle2 == SWAR.load(base, start &+ 16)))) {
+                    return candidate.id
                 }
-                slot = (slot + 1) & mask
+                index = (index &+ 1) & mask
             }
         }
-        guard let found, length <= 16 || middleMatches(found, start, length) else { return nil }
-        return ids[found]
     }
 
-    private func middleMatches(_ index: Int, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        names[index].withUnsafeBufferPointer { name in
-            for offset in 8..<(length - 8) where name[offset] != start[offset] { return false }
-            return true
+    /// A name that ends less than eight bytes before the end of the input (so shorter than
+    /// eight bytes): copied into a word first.
+    private func lookupNearEnd(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> UInt8? {
+        var padded = [UInt8](repeating: 0, count: 8)
+        for offset in 0..<span.count { padded[offset] = base[span.lowerBound + offset] }
+        return padded.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { lookup($0, ByteSpan(0, span.count), readableEnd: 8) }
         }
-    }
-
-    private static func head(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { head($0, buffer.count) } ?? 0
-        }
-    }
-
-    private static func tail(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { tail($0, buffer.count) } ?? 0
-        }
-    }
-
-    @inline(__always)
-    private static func head(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        if length >= 8 {
-            return UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
-        }
-        var word: UInt64 = 0
-        for index in 0..<length {
-            word |= UInt64(start[index]) << (UInt64(index) &* 8)
-        }
-        return word
-    }
-
-    @inline(__always)
-    private static func tail(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        if length >= 8 {
-            return UnsafeRawPointer(start + (length - 8)).loadUnaligned(as: UInt64.self)
-        }
-        return head(start, length)
     }
 }

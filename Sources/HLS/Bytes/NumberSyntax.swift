@@ -1,20 +1,27 @@
 /// The number grammars of RFC 8216 section 4.2, parsed over bytes without going through `Double`
 /// or `String`, with every overflow reported instead of wrapped or trapped.
+///
+/// Each grammar has a general scan, a byte at a time, and a short path for the numbers
+/// playlists are made of (at most fifteen digits in a row, with sixteen readable bytes): two
+/// word loads find the digits and word arithmetic converts them (`NumberSyntax+Words.swift`).
+/// The short path gives up, to the general scan, on anything else. `readableEnd` is where
+/// readable memory ends, at or after the span's end.
 enum NumberSyntax {
     /// `decimal-integer`: 1 to 20 digits, at most 2^64-1. Nil when malformed or out of range.
     @inline(__always)
+    static func decimalInteger(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> UInt64? {
+        guard let run = shortDigitRun(base, span.lowerBound, span.upperBound, readableEnd: readableEnd) else {
+            return decimalInteger(base, span)
+        }
+        return run.count == span.count && run.count > 0 ? run.value : nil
+    }
+
+    /// `decimal-integer`, a byte at a time.
     static func decimalInteger(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> UInt64? {
         var index = span.lowerBound
         let end = span.upperBound
         guard index < end else { return nil }
         var value: UInt64 = 0
-        // Eight digits at a time while they cannot overflow (16 digits fit in 64 bits).
-        while end - index >= 8 && index - span.lowerBound <= 8 {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            guard let eight = eightDigits(word) else { break }
-            value = value &* 100_000_000 &+ eight
-            index += 8
-        }
         while index < end {
             let digit = base[index] &- ASCII.zero
             guard digit < 10 else { return nil }
@@ -32,20 +39,6 @@ enum NumberSyntax {
         return value
     }
 
-    /// The value of eight ASCII digits loaded little-endian (first digit in the low byte), or
-    /// nil when one of the bytes is not a digit.
-    @inline(__always)
-    static func eightDigits(_ word: UInt64) -> UInt64? {
-        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        let zeros: UInt64 = 0x3030_3030_3030_3030
-        // Every byte is 0x30...0x39: its high nibble is 3, and adding 6 does not carry into it.
-        guard word & highNibbles == zeros, (word &+ 0x0606_0606_0606_0606) & highNibbles == zeros else { return nil }
-        var value = word &- zeros
-        value = (value &* 10 &+ (value >> 8)) & 0x00FF_00FF_00FF_00FF
-        value = (value &* 100 &+ (value >> 16)) & 0x0000_FFFF_0000_FFFF
-        return (value &* 10_000 &+ (value >> 32)) & 0xFFFF_FFFF
-    }
-
     /// What a `decimal-floating-point` (or, with a leading minus, `signed-decimal-floating-point`)
     /// scan found.
     struct DecimalScan {
@@ -59,6 +52,29 @@ enum NumberSyntax {
     /// Scans the longest prefix of `span` that is a decimal floating-point number:
     /// an optional minus, digits, an optional dot and digits, with at least one digit.
     @inline(__always)
+    static func decimalPrefix(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> DecimalScan {
+        let start = span.lowerBound
+        let end = span.upperBound
+        guard start < end, base[start] != ASCII.minus,
+              let integer = shortDigitRun(base, start, end, readableEnd: readableEnd)
+        else { return decimalPrefix(base, span) }
+        let dot = start &+ integer.count
+        guard dot < end && base[dot] == ASCII.dot else {
+            return DecimalScan(length: integer.count, isNegative: false, rounded: integer.value)
+        }
+        let fractionStart = dot &+ 1
+        guard let fraction = shortDigitRun(base, fractionStart, end, readableEnd: readableEnd) else {
+            return decimalPrefix(base, span)
+        }
+        guard integer.count > 0 || fraction.count > 0 else {
+            return DecimalScan(length: 0, isNegative: false, rounded: 0)
+        }
+        let roundUp = fraction.count > 0 && base[fractionStart] >= ASCII.zero &+ 5
+        return DecimalScan(length: fractionStart &+ fraction.count &- start, isNegative: false,
+                           rounded: roundUp ? integer.value &+ 1 : integer.value)
+    }
+
+    /// `decimalPrefix`, a byte at a time.
     static func decimalPrefix(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> DecimalScan {
         var index = span.lowerBound
         let end = span.upperBound
@@ -101,29 +117,38 @@ enum NumberSyntax {
     }
 
     /// True when all of `span` is a decimal floating-point number (signed when `allowSign`).
-    static func isDecimal(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, allowSign: Bool) -> Bool {
-        let scan = decimalPrefix(base, span)
+    static func isDecimal(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, allowSign: Bool, readableEnd: Int) -> Bool {
+        let scan = decimalPrefix(base, span, readableEnd: readableEnd)
         return scan.length > 0 && scan.length == span.count && (allowSign || !scan.isNegative)
     }
 
-    /// `hexadecimal-sequence`: `0x` or `0X` and at least one hex digit.
-    static func isHexadecimal(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> Bool {
+    /// `hexadecimal-sequence`: `0x` or `0X` and at least one hex digit, eight digits per word.
+    static func isHexadecimal(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> Bool {
         guard span.count > 2, base[span.lowerBound] == ASCII.zero else { return false }
         let x = base[span.lowerBound + 1]
         guard x == ASCII.lowerX || x == ASCII.upperX else { return false }
-        for index in (span.lowerBound + 2)..<span.upperBound where ASCII.hexValue(base[index]) == nil {
-            return false
+        var index = span.lowerBound + 2
+        let end = span.upperBound
+        while index < end && index &+ 8 <= readableEnd {
+            if SWAR.nonHexDigits(SWAR.load(base, index)) & lowBytes(end &- index) != 0 { return false }
+            index &+= 8
+        }
+        while index < end {
+            if ASCII.hexValue(base[index]) == nil { return false }
+            index &+= 1
         }
         return true
     }
 
     /// `decimal-resolution`: two decimal-integers separated by `x`.
-    static func resolution(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> (width: UInt64, height: UInt64)? {
+    static func resolution(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int)
+        -> (width: UInt64, height: UInt64)? {
+        // A resolution's width is digits up to the `x`: the first non-digit must be it.
         var separator = span.lowerBound
-        while separator < span.upperBound && base[separator] != ASCII.lowerX { separator += 1 }
-        guard separator < span.upperBound,
-              let width = decimalInteger(base, ByteSpan(span.lowerBound, separator)),
-              let height = decimalInteger(base, ByteSpan(separator + 1, span.upperBound))
+        while separator < span.upperBound && ASCII.isDigit(base[separator]) { separator += 1 }
+        guard separator < span.upperBound, base[separator] == ASCII.lowerX,
+              let width = decimalInteger(base, ByteSpan(span.lowerBound, separator), readableEnd: readableEnd),
+              let height = decimalInteger(base, ByteSpan(separator + 1, span.upperBound), readableEnd: readableEnd)
         else { return nil }
         return (width, height)
     }
@@ -134,14 +159,26 @@ enum NumberSyntax {
         case malformed
     }
 
-    static func byteRange(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> ByteRangeSyntax {
-        var at = span.lowerBound
-        while at < span.upperBound && ASCII.isDigit(base[at]) { at += 1 }
-        guard let length = decimalInteger(base, ByteSpan(span.lowerBound, at)) else { return .malformed }
-        if at == span.upperBound { return .valid(length: length, offset: nil) }
-        guard base[at] == ASCII.at, let offset = decimalInteger(base, ByteSpan(at + 1, span.upperBound)) else {
-            return .malformed
+    static func byteRange(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int) -> ByteRangeSyntax {
+        let start = span.lowerBound
+        let end = span.upperBound
+        let at: Int
+        let length: UInt64
+        if let run = shortDigitRun(base, start, end, readableEnd: readableEnd) {
+            guard run.count > 0 else { return .malformed }
+            at = start &+ run.count
+            length = run.value
+        } else {
+            var index = start
+            while index < end && ASCII.isDigit(base[index]) { index += 1 }
+            guard let value = decimalInteger(base, ByteSpan(start, index)) else { return .malformed }
+            at = index
+            length = value
         }
+        if at == end { return .valid(length: length, offset: nil) }
+        guard base[at] == ASCII.at,
+              let offset = decimalInteger(base, ByteSpan(at &+ 1, end), readableEnd: readableEnd)
+        else { return .malformed }
         return .valid(length: length, offset: offset)
     }
 }

@@ -100,7 +100,7 @@ struct EventPlaylistWriter: ~Copyable {
     /// The tags to insert: PLAYLIST-TYPE and START when the playlist has no line of them (a
     /// malformed one is rewritten, not joined by a second), each ended like the first line that
     /// has an ending.
-    private func insertedLines(_ lines: [LineRecord]) -> [UInt8] {
+    private func insertedLines(_ lines: RecordArray<LineRecord>) -> [UInt8] {
         var newline = [ASCII.lineFeed]
         if let ended = lines.first(where: { $0.upperBound > Int($0.contentEnd) }),
            ended.upperBound - Int(ended.contentEnd) >= 2,

@@ -41,7 +41,7 @@ extension HLSPlaylist {
     func integer(_ record: TagRecord, _ name: AttributeName) -> UInt64? {
         guard let item = attribute(name, in: record), !item.isQuoted else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.flatMap { NumberSyntax.decimalInteger($0, item.value) }
+            buffer.baseAddress.flatMap { NumberSyntax.decimalInteger($0, item.value, readableEnd: buffer.count) }
         }
     }
 

@@ -69,7 +69,7 @@ extension HLSPlaylist {
     func resolution(in tag: TagRecord) -> HLSResolution? {
         attribute(.resolution, in: tag).flatMap { item in
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.flatMap { NumberSyntax.resolution($0, item.value) }
+                buffer.baseAddress.flatMap { NumberSyntax.resolution($0, item.value, readableEnd: buffer.count) }
             }
         }.map { HLSResolution(width: $0.width, height: $0.height) }
     }

@@ -29,7 +29,7 @@ public struct HLSPlaylist: Sendable {
             } catch {
                 return .failure(error)
             }
-            return .success(parser.storage)
+            return .success(parser.finishedStorage())
         }
         self.bytes = bytes
         self.storage = try result.get()

@@ -4,10 +4,10 @@
 /// on demand, so parsing allocates no string per segment and a 100,000-segment playlist costs a
 /// handful of array appends per line.
 struct PlaylistStorage: Sendable {
-    var lines: [LineRecord] = []
-    var attributes: [AttributeRecord] = []
+    var lines = RecordArray<LineRecord>()
+    var attributes = RecordArray<AttributeRecord>()
 
-    var segments: [SegmentRecord] = []
+    var segments = RecordArray<SegmentRecord>()
     /// EXT-X-BITRATE values, which segments index.
     var bitrates: [UInt64] = []
     var keys: [TagRecord] = []

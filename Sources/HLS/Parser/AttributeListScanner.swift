@@ -15,45 +15,116 @@ enum AttributeListScanner {
         }
     }
 
+    /// What was wrong with an attribute list; the first problem is reported.
+    enum Problem: UInt8 {
+        case whiteSpace
+        case attributeWithoutValue
+        case emptyAttribute
+        case trailingComma
+        case unterminatedQuote
+        case textAfterQuote
+        case emptyValue
+
+        var message: String {
+            switch self {
+            case .whiteSpace: "white space in the attribute list"
+            case .attributeWithoutValue: "attribute without a value"
+            case .emptyAttribute: "empty attribute"
+            case .trailingComma: "trailing comma in the attribute list"
+            case .unterminatedQuote: "unterminated quoted string"
+            case .textAfterQuote: "text after a quoted string"
+            case .emptyValue: "attribute with an empty value"
+            }
+        }
+    }
+
     /// Splits `span` into entries, in order.
     struct Iterator {
         let base: UnsafePointer<UInt8>
         var index: Int
         let end: Int
+        /// Where readable memory ends (at or after `end`): searches may load up to it.
+        let readableEnd: Int
         /// The first problem found so far, if any.
-        private(set) var problem: String?
+        private(set) var problem: Problem?
 
-        init(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) {
+        init(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int? = nil) {
             self.base = base
             index = span.lowerBound
             end = span.upperBound
+            self.readableEnd = max(readableEnd ?? span.upperBound, span.upperBound)
         }
 
-        private mutating func note(_ text: String) {
-            if problem == nil { problem = text }
+        private mutating func note(_ found: Problem) {
+            if problem == nil { problem = found }
         }
 
+        /// The next entry. A well-formed `NAME=VALUE` or `NAME="VALUE"` takes the short path: one
+        /// search for `=`, one for the closing quote or comma. Anything else goes the long way,
+        /// which recovers and notes the problem.
+        @inline(__always)
         mutating func next() -> Entry? {
+            guard index < end else { return nil }
+            let nameStart = index
+            let equals = ByteSearch.first(ASCII.equals, or: ASCII.comma, in: base, from: index, to: end,
+                                          readableEnd: readableEnd)
+            if equals < end && equals > nameStart && base[equals] == ASCII.equals
+                && !ASCII.isWhitespace(base[nameStart]) && !ASCII.isWhitespace(base[equals &- 1]) {
+                let valueStart = equals &+ 1
+                var valueEnd = end
+                var isQuoted = false
+                if valueStart < end && base[valueStart] == ASCII.quote {
+                    let close = ByteSearch.first(ASCII.quote, in: base, from: valueStart &+ 1, to: end,
+                                                 readableEnd: readableEnd)
+                    if close < end && (close &+ 1 == end || base[close &+ 1] == ASCII.comma) {
+                        valueEnd = close &+ 1
+                        isQuoted = true
+                    } else {
+                        valueEnd = -1
+                    }
+                } else {
+                    valueEnd = ByteSearch.first(ASCII.comma, in: base, from: valueStart, to: end, readableEnd: readableEnd)
+                    if valueEnd == valueStart || ASCII.isWhitespace(base[valueStart])
+                        || ASCII.isWhitespace(base[valueEnd &- 1]) {
+                        valueEnd = -1
+                    }
+                }
+                if valueEnd >= 0 {
+                    index = valueEnd
+                    if index < end {
+                        index &+= 1
+                        if index == end { note(.trailingComma) }
+                    }
+                    return Entry(name: ByteSpan(nameStart, equals), value: ByteSpan(valueStart, valueEnd),
+                                 isQuoted: isQuoted, isUnterminated: false)
+                }
+            }
+            return recoveringNext()
+        }
+
+        /// The general case, for lists with white space, empty entries, missing values or quotes.
+        @inline(never)
+        private mutating func recoveringNext() -> Entry? {
             while index < end {
                 if ASCII.isWhitespace(base[index]) {
-                    note("white space in the attribute list")
+                    note(.whiteSpace)
                     while index < end && ASCII.isWhitespace(base[index]) { index += 1 }
                 }
                 let nameStart = index
                 index = ByteSearch.first(ASCII.equals, or: ASCII.comma, in: base, from: index, to: end)
                 var nameEnd = index
                 if nameEnd > nameStart && ASCII.isWhitespace(base[nameEnd - 1]) {
-                    note("white space in the attribute list")
+                    note(.whiteSpace)
                     while nameEnd > nameStart && ASCII.isWhitespace(base[nameEnd - 1]) { nameEnd -= 1 }
                 }
                 guard index < end, base[index] == ASCII.equals, nameEnd > nameStart else {
-                    note(nameEnd > nameStart ? "attribute without a value" : "empty attribute")
+                    note(nameEnd > nameStart ? .attributeWithoutValue : .emptyAttribute)
                     if index < end { index += 1 }
                     continue
                 }
                 index += 1
                 if index < end && ASCII.isWhitespace(base[index]) {
-                    note("white space in the attribute list")
+                    note(.whiteSpace)
                     while index < end && ASCII.isWhitespace(base[index]) { index += 1 }
                 }
                 let entry = index < end && base[index] == ASCII.quote
@@ -61,7 +132,7 @@ enum AttributeListScanner {
                     : plainValue(name: ByteSpan(nameStart, nameEnd))
                 if index < end {
                     index += 1
-                    if index == end { note("trailing comma in the attribute list") }
+                    if index == end { note(.trailingComma) }
                 }
                 return entry
             }
@@ -77,7 +148,7 @@ enum AttributeListScanner {
                 index += 1
             } else {
                 isUnterminated = true
-                note("unterminated quoted string")
+                note(.unterminatedQuote)
             }
             let valueEnd = index
             if index < end && base[index] != ASCII.comma {
@@ -86,7 +157,7 @@ enum AttributeListScanner {
                     if !ASCII.isWhitespace(base[index]) { onlySpace = false }
                     index += 1
                 }
-                note(onlySpace ? "white space in the attribute list" : "text after a quoted string")
+                note(onlySpace ? .whiteSpace : .textAfterQuote)
             }
             return Entry(name: name, value: ByteSpan(valueStart, valueEnd), isQuoted: true, isUnterminated: isUnterminated)
         }
@@ -96,10 +167,10 @@ enum AttributeListScanner {
             index = ByteSearch.first(ASCII.comma, in: base, from: index, to: end)
             var valueEnd = index
             if valueEnd > valueStart && ASCII.isWhitespace(base[valueEnd - 1]) {
-                note("white space in the attribute list")
+                note(.whiteSpace)
                 while valueEnd > valueStart && ASCII.isWhitespace(base[valueEnd - 1]) { valueEnd -= 1 }
             }
-            if valueEnd == valueStart { note("attribute with an empty value") }
+            if valueEnd == valueStart { note(.emptyValue) }
             return Entry(name: name, value: ByteSpan(valueStart, valueEnd), isQuoted: false, isUnterminated: false)
         }
     }

@@ -91,5 +91,11 @@ enum AttributeName: UInt8, Sendable, CaseIterable {
         }
     }
 
-    static let table = NameTable(allCases.map { ($0.text, $0) })
+    static let table = NameTable(allCases.map { ($0.text, $0.rawValue) })
+
+    /// The name in `span`, if it is one of these.
+    @inline(__always)
+    static func named(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, in table: NameTable, readableEnd: Int) -> Self? {
+        table.lookup(base, span, readableEnd: readableEnd).flatMap(Self.init(rawValue:))
+    }
 }

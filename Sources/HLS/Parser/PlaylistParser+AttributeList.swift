@@ -5,39 +5,62 @@ extension PlaylistParser {
     /// Recovers from stray white space, empty entries, missing `=` and unterminated quotes,
     /// reporting each; the pairs it could read are kept in order.
     mutating func parseAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
-        let poolStart = storage.attributes.count
+        let poolStart = attributes.count
         let maximum = limits.maximumAttributesPerTag
-        var nameProblem: String?
-        var seen: UInt128 = 0
-        var scanner = AttributeListScanner.Iterator(base, span)
+        var nameProblem: NameProblem?
+        // Which known names were seen, one bit per name (two words: there are more than 64).
+        var seen: (UInt64, UInt64) = (0, 0)
+        var scanner = AttributeListScanner.Iterator(base, span, readableEnd: count)
         while let entry = scanner.next() {
-            if storage.attributes.count - poolStart >= maximum {
+            if attributes.count &- poolStart >= maximum {
                 throw limitExceeded("more than \(maximum) attributes in \(tag.text)")
             }
-            let known = attributeTable.lookup(base, entry.name, readableEnd: count)
+            let known = AttributeName.named(base, entry.name, in: attributeTable, readableEnd: count)
             if let known {
-                let bit: UInt128 = 1 << UInt128(known.rawValue)
-                if seen & bit != 0 {
-                    nameProblem = nameProblem ?? "attribute \(known.text) appears twice"
+                let raw = known.rawValue
+                let bit: UInt64 = 1 &<< UInt64(raw & 63)
+                let repeated: Bool
+                if raw < 64 {
+                    repeated = seen.0 & bit != 0
+                    seen.0 |= bit
+                } else {
+                    repeated = seen.1 & bit != 0
+                    seen.1 |= bit
                 }
-                seen |= bit
-            } else if !Self.isAttributeName(base, entry.name) {
-                nameProblem = nameProblem ?? "attribute name with characters other than A-Z, 0-9 and -"
+                if repeated && nameProblem == nil {
+                    nameProblem = .repeated(known)
+                }
+            } else if nameProblem == nil && !Self.isAttributeName(base, entry.name) {
+                nameProblem = .characters
             }
-            storage.attributes.append(AttributeRecord(name: entry.name, value: entry.value, knownName: known,
+            attributes.append(AttributeRecord(name: entry.name, value: entry.value, knownName: known,
                                                       isQuoted: entry.isQuoted, isUnterminated: entry.isUnterminated))
         }
-        if scanner.problem != nil { currentLine.isCanonical = false }
-        if let problem = scanner.problem ?? nameProblem {
+        if scanner.problem != nil || nameProblem != nil {
+            if scanner.problem != nil { currentLine.isCanonical = false }
+            let problem = scanner.problem?.message ?? nameProblem?.message ?? ""
             try report(.malformedTag, "\(tag.text): \(problem)")
         }
-        let record = TagRecord(line: Int32(lineIndex),
-                               attributes: AttributeRange(start: Int32(poolStart),
-                                                          count: Int32(storage.attributes.count - poolStart)))
+        let record = TagRecord(line: Int32(truncatingIfNeeded: lineIndex),
+                               attributes: AttributeRange(start: Int32(truncatingIfNeeded: poolStart),
+                                                          count: Int32(truncatingIfNeeded: attributes.count &- poolStart)))
         if !storage.variables.isEmpty {
             try checkVariableReferences(in: record)
         }
         return record
+    }
+
+    /// A problem with the names of an attribute list.
+    enum NameProblem {
+        case repeated(AttributeName)
+        case characters
+
+        var message: String {
+            switch self {
+            case .repeated(let name): "attribute \(name.text) appears twice"
+            case .characters: "attribute name with characters other than A-Z, 0-9 and -"
+            }
+        }
     }
 
     private static func isAttributeName(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> Bool {
@@ -48,9 +71,10 @@ extension PlaylistParser {
     }
 
     /// The first attribute of `record` with the given name.
+    @inline(__always)
     func attribute(_ name: AttributeName, in record: TagRecord) -> AttributeRecord? {
-        for index in record.attributes.indices where storage.attributes[index].knownName == name {
-            return storage.attributes[index]
+        for index in record.attributes.indices where attributes[index].knownName == name {
+            return attributes[index]
         }
         return nil
     }
@@ -60,7 +84,14 @@ extension PlaylistParser {
     @discardableResult
     mutating func requiredQuoted(_ name: AttributeName, in record: TagRecord, tag: TagName)
         throws(HLSParseError) -> ByteSpan? {
-        guard let item = attribute(name, in: record) else {
+        try requiredQuoted(attribute(name, in: record), name, tag: tag)
+    }
+
+    /// `requiredQuoted` for an attribute the caller has looked up already.
+    @discardableResult
+    mutating func requiredQuoted(_ item: AttributeRecord?, _ name: AttributeName, tag: TagName)
+        throws(HLSParseError) -> ByteSpan? {
+        guard let item else {
             try report(.attribute, "\(tag.text) needs a \(name.text) attribute")
             return nil
         }
@@ -91,7 +122,7 @@ extension PlaylistParser {
     }
 
     mutating func integerValue(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> UInt64? {
-        if !attribute.isQuoted, let value = NumberSyntax.decimalInteger(base, attribute.value) {
+        if !attribute.isQuoted, let value = NumberSyntax.decimalInteger(base, attribute.value, readableEnd: count) {
             return value
         }
         try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a decimal integer below 2^64")
@@ -100,7 +131,7 @@ extension PlaylistParser {
 
     mutating func decimalValue(_ attribute: AttributeRecord, tag: TagName, signed: Bool = false)
         throws(HLSParseError) -> ByteSpan? {
-        if !attribute.isQuoted, NumberSyntax.isDecimal(base, attribute.value, allowSign: signed) {
+        if !attribute.isQuoted, NumberSyntax.isDecimal(base, attribute.value, allowSign: signed, readableEnd: count) {
             return attribute.value
         }
         try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be a\(signed ? " signed" : "") decimal number")
@@ -129,6 +160,7 @@ extension PlaylistParser {
         String(decoding: UnsafeBufferPointer(start: base + span.lowerBound, count: max(0, span.count)), as: UTF8.self)
     }
 
+    @inline(__always)
     func bytesEqual(_ span: ByteSpan, _ literal: StaticString) -> Bool {
         guard span.count == literal.utf8CodeUnitCount else { return false }
         let pointer = literal.utf8Start
@@ -138,6 +170,7 @@ extension PlaylistParser {
         return true
     }
 
+    @inline(__always)
     func bytesEqual(_ lhs: ByteSpan, _ rhs: ByteSpan) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for offset in 0..<lhs.count where base[lhs.lowerBound + offset] != base[rhs.lowerBound + offset] {

@@ -12,7 +12,7 @@ extension PlaylistParser {
         }
         // Like players, decide by the media tags first: a playlist with segments is a media
         // playlist even when it also (wrongly) carries multivariant tags.
-        if sawTargetDurationOrExtinf || !storage.segments.isEmpty {
+        if sawTargetDurationOrExtinf || !segments.isEmpty {
             storage.kind = .media
         } else if firstMultivariantTagLine > 0 {
             storage.kind = .master
@@ -75,7 +75,7 @@ extension PlaylistParser {
         var recent: [UInt64] = []
         for variant in storage.variants {
             for index in variant.tag.attributes.indices {
-                let group = storage.attributes[index]
+                let group = attributes[index]
                 let kind: Int
                 switch group.knownName {
                 case .audio: kind = 0
@@ -102,6 +102,7 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     private func groupHash(type: UInt64, group: ByteSpan) -> UInt64 {
         FNV1a.hash(base, group, seed: type)
     }

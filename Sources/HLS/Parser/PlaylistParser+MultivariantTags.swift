@@ -8,7 +8,7 @@ extension PlaylistParser {
         var isDefault = false
         var autoselect: Bool?
         for index in record.attributes.indices {
-            let item = storage.attributes[index]
+            let item = attributes[index]
             switch item.knownName {
             case .type: type = try enumeratedString(item, tag: .media)
             case .uri: hasURI = true; _ = try quotedString(item, tag: .media)
@@ -73,14 +73,14 @@ extension PlaylistParser {
         var variant = VariantRecord(tag: record, uri: .empty, uriLine: -1, bandwidth: nil, averageBandwidth: nil,
                                     isIFrame: false)
         for index in record.attributes.indices {
-            let item = storage.attributes[index]
+            let item = attributes[index]
             switch item.knownName {
             case .bandwidth: variant.bandwidth = try integerValue(item, tag: tag)
             case .averageBandwidth: variant.averageBandwidth = try integerValue(item, tag: tag)
             case .programID: _ = try integerValue(item, tag: tag)
             case .score, .frameRate: _ = try decimalValue(item, tag: tag)
             case .resolution:
-                if item.isQuoted || NumberSyntax.resolution(base, item.value) == nil {
+                if item.isQuoted || NumberSyntax.resolution(base, item.value, readableEnd: count) == nil {
                     try report(.malformedTag, "\(tag.text): RESOLUTION must be <width>x<height>")
                 }
             case .codecs, .supplementalCodecs, .audio, .video, .subtitles, .stableVariantID, .pathwayID,
@@ -109,7 +109,7 @@ extension PlaylistParser {
         variant.uri = uri
         variant.uriLine = Int32(lineIndex)
         let variantIndex = Int32(storage.variants.count)
-        storage.lines[Int(tagLine)].item = variantIndex
+        lines[Int(tagLine)].item = variantIndex
         currentLine.kind = .variantURI
         currentLine.item = variantIndex
         storage.variants.append(variant)

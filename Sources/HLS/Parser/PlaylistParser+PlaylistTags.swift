@@ -2,7 +2,7 @@
 /// tags both kinds share (VERSION, START, INDEPENDENT-SEGMENTS).
 extension PlaylistParser {
     mutating func parseVersion(_ value: ByteSpan) throws(HLSParseError) {
-        guard let version = NumberSyntax.decimalInteger(base, value) else {
+        guard let version = NumberSyntax.decimalInteger(base, value, readableEnd: count) else {
             try report(.malformedTag, "EXT-X-VERSION must be a decimal integer")
             return
         }
@@ -14,7 +14,7 @@ extension PlaylistParser {
 
     mutating func parseTargetDuration(_ value: ByteSpan) throws(HLSParseError) {
         sawTargetDurationOrExtinf = true
-        guard let duration = NumberSyntax.decimalInteger(base, value) else {
+        guard let duration = NumberSyntax.decimalInteger(base, value, readableEnd: count) else {
             try report(.malformedTag, "EXT-X-TARGETDURATION must be a decimal integer below 2^64")
             return
         }
@@ -25,10 +25,10 @@ extension PlaylistParser {
     /// first segment. The first well-formed one wins.
     mutating func parseSequenceNumber(_ value: ByteSpan, tag: TagName) throws(HLSParseError) -> UInt64? {
         let current = tag == .mediaSequence ? storage.mediaSequence : storage.discontinuitySequence
-        if !storage.segments.isEmpty {
+        if !segments.isEmpty {
             try report(.placement, "\(tag.text) must come before the first media segment")
         }
-        guard let number = NumberSyntax.decimalInteger(base, value) else {
+        guard let number = NumberSyntax.decimalInteger(base, value, readableEnd: count) else {
             try report(.malformedTag, "\(tag.text) must be a decimal integer below 2^64")
             return current
         }
@@ -58,7 +58,7 @@ extension PlaylistParser {
     mutating func parseServerControl(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .serverControl)
         for index in record.attributes.indices {
-            let item = storage.attributes[index]
+            let item = attributes[index]
             switch item.knownName {
             case .canSkipUntil, .holdBack, .partHoldBack: _ = try decimalValue(item, tag: .serverControl)
             case .canSkipDateRanges, .canBlockReload: _ = try yesNo(item, tag: .serverControl)
@@ -97,7 +97,7 @@ extension PlaylistParser {
         if let removed = attribute(.recentlyRemovedDateRanges, in: record) {
             _ = try quotedString(removed, tag: .skip)
         }
-        if !storage.segments.isEmpty {
+        if !segments.isEmpty {
             try report(.placement, "EXT-X-SKIP must come before the first media segment")
         }
         if storage.skip == nil { storage.skip = record }

@@ -1,6 +1,7 @@
 /// Media segment tags (RFC 8216 section 4.3.2): they describe the next URI line, or (KEY, MAP,
 /// BITRATE) every segment until they are replaced.
 extension PlaylistParser {
+    @inline(__always)
     mutating func parseExtinf(_ text: ByteSpan) throws(HLSParseError) {
         var value = text
         if value.start < value.end && ASCII.isWhitespace(base[value.lowerBound]) {
@@ -15,7 +16,7 @@ extension PlaylistParser {
         sawTargetDurationOrExtinf = true
         // The duration is scanned first: in the common `6.006,` it ends at the comma, which
         // saves a second pass to find it.
-        let scan = NumberSyntax.decimalPrefix(base, value)
+        let scan = NumberSyntax.decimalPrefix(base, value, readableEnd: count)
         var comma = value.lowerBound + scan.length
         if comma >= value.upperBound || base[comma] != ASCII.comma {
             currentLine.isCanonical = false
@@ -49,6 +50,7 @@ extension PlaylistParser {
         pending.extinfLine = Int32(line)
     }
 
+    @inline(__always)
     private func containsDot(_ span: ByteSpan) -> Bool {
         for index in span.lowerBound..<span.upperBound where base[index] == ASCII.dot { return true }
         return false
@@ -61,9 +63,10 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     mutating func parseByteRange(_ value: ByteSpan) throws(HLSParseError) {
         if declaredVersion < 4 { try reportVersion(4, "EXT-X-BYTERANGE") }
-        switch NumberSyntax.byteRange(base, value) {
+        switch NumberSyntax.byteRange(base, value, readableEnd: count) {
         case .valid(let length, let offset):
             pending.hasByteRange = true
             pending.byteRangeLength = length
@@ -75,15 +78,16 @@ extension PlaylistParser {
         }
     }
 
+    @inline(__always)
     mutating func parseProgramDateTime(_ value: ByteSpan) throws(HLSParseError) {
-        if !DateTimeSyntax.isDateTime(base, value) {
+        if !DateTimeSyntax.isDateTime(base, value, readableEnd: count) {
             try report(.malformedTag, "EXT-X-PROGRAM-DATE-TIME is not an ISO 8601 date-time")
         }
         pending.programDateTime = value
     }
 
     mutating func parseBitrate(_ value: ByteSpan) throws(HLSParseError) {
-        guard let bitrate = NumberSyntax.decimalInteger(base, value) else {
+        guard let bitrate = NumberSyntax.decimalInteger(base, value, readableEnd: count) else {
             try report(.malformedTag, "EXT-X-BITRATE must be a decimal integer below 2^64")
             return
         }
@@ -116,6 +120,7 @@ extension PlaylistParser {
     }
 
     /// KEYFORMAT defaults to "identity", so an absent one equals an explicit "identity".
+    @inline(__always)
     private func sameKeyFormat(_ lhs: ByteSpan?, _ rhs: ByteSpan?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
@@ -149,7 +154,7 @@ extension PlaylistParser {
             try report(.attribute, "\(tag.text) needs a URI attribute")
         }
         if let iv = attribute(.iv, in: record) {
-            if iv.isQuoted || !NumberSyntax.isHexadecimal(base, iv.value) || iv.value.count > 34 {
+            if iv.isQuoted || !NumberSyntax.isHexadecimal(base, iv.value, readableEnd: count) || iv.value.count > 34 {
                 try report(.attribute, "\(tag.text): IV must be a hexadecimal sequence of at most 128 bits")
             }
             try reportVersion(2, "the IV attribute")
@@ -171,7 +176,7 @@ extension PlaylistParser {
         try checkCount(storage.maps.count, against: limits.maximumEntriesPerList, "maps")
         var map = MapRecord(tag: record, byteRangeLength: 0, byteRangeOffset: 0, hasByteRange: false)
         if let range = attribute(.byteRange, in: record) {
-            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .map)) {
+            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .map), readableEnd: count) {
             case .valid(let length, let offset):
                 map.byteRangeLength = length
                 map.byteRangeOffset = offset ?? 0
@@ -198,16 +203,16 @@ extension PlaylistParser {
             try report(.attribute, "EXT-X-DATERANGE needs an ID attribute")
         }
         for index in record.attributes.indices {
-            let item = storage.attributes[index]
+            let item = attributes[index]
             switch item.knownName {
             case .id, .dateRangeClass, .cue: _ = try quotedString(item, tag: .dateRange)
             case .startDate, .endDate:
-                if !DateTimeSyntax.isDateTime(base, try quotedString(item, tag: .dateRange)) {
+                if !DateTimeSyntax.isDateTime(base, try quotedString(item, tag: .dateRange), readableEnd: count) {
                     try report(.malformedTag, "EXT-X-DATERANGE: \(attributeText(item)) is not an ISO 8601 date-time")
                 }
             case .duration, .plannedDuration: _ = try decimalValue(item, tag: .dateRange)
             case .scte35Command, .scte35Out, .scte35In:
-                if item.isQuoted || !NumberSyntax.isHexadecimal(base, item.value) {
+                if item.isQuoted || !NumberSyntax.isHexadecimal(base, item.value, readableEnd: count) {
                     try report(.malformedTag, "EXT-X-DATERANGE: \(attributeText(item)) must be a hexadecimal sequence")
                 }
             case .endOnNext:
@@ -222,27 +227,42 @@ extension PlaylistParser {
         }
         try checkCount(storage.dateRanges.count, against: limits.maximumEntriesPerList, "date ranges")
         currentLine.item = Int32(storage.dateRanges.count)
-        storage.dateRanges.append(DateRangeRecord(tag: record, segment: Int32(storage.segments.count)))
+        storage.dateRanges.append(DateRangeRecord(tag: record, segment: Int32(segments.count)))
     }
 
     mutating func parsePart(_ value: ByteSpan) throws(HLSParseError) {
         let record = try parseAttributeList(value, tag: .part)
-        let uriSpan = try requiredQuoted(.uri, in: record, tag: .part) ?? .empty
-        if let duration = attribute(.duration, in: record) {
+        // One pass finds the attributes; the checks then run in a fixed order, which decides
+        // the first problem reported.
+        var uri: AttributeRecord?
+        var duration: AttributeRecord?
+        var independent: AttributeRecord?
+        var gap: AttributeRecord?
+        var range: AttributeRecord?
+        for index in record.attributes.indices {
+            let item = attributes[index]
+            switch item.knownName {
+            case .uri: if uri == nil { uri = item }
+            case .duration: if duration == nil { duration = item }
+            case .independent: if independent == nil { independent = item }
+            case .gap: if gap == nil { gap = item }
+            case .byteRange: if range == nil { range = item }
+            default: break
+            }
+        }
+        let uriSpan = try requiredQuoted(uri, .uri, tag: .part) ?? .empty
+        if let duration {
             _ = try decimalValue(duration, tag: .part)
         } else {
             try report(.attribute, "EXT-X-PART needs a DURATION attribute")
         }
-        for name in [AttributeName.independent, .gap] {
-            if let flag = attribute(name, in: record), !bytesEqual(flag.value, "YES") {
-                try report(.malformedTag, "EXT-X-PART: \(name.text) must be YES")
-            }
-        }
+        try requireYes(independent, .independent)
+        try requireYes(gap, .gap)
         try checkCount(storage.parts.count, against: limits.maximumEntriesPerList, "parts")
-        var part = PartRecord(tag: record, segment: Int32(storage.segments.count), byteRangeLength: 0,
+        var part = PartRecord(tag: record, segment: Int32(segments.count), byteRangeLength: 0,
                               byteRangeOffset: 0, hasByteRange: false)
-        if let range = attribute(.byteRange, in: record) {
-            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .part)) {
+        if let range {
+            switch NumberSyntax.byteRange(base, try quotedString(range, tag: .part), readableEnd: count) {
             case .valid(let length, let offset):
                 part.byteRangeLength = length
                 part.hasByteRange = true
@@ -270,9 +290,17 @@ extension PlaylistParser {
         storage.parts.append(part)
     }
 
+    /// INDEPENDENT and GAP of EXT-X-PART are YES when present.
+    private mutating func requireYes(_ flag: AttributeRecord?, _ name: AttributeName) throws(HLSParseError) {
+        if let flag, !bytesEqual(flag.value, "YES") {
+            try report(.malformedTag, "EXT-X-PART: \(name.text) must be YES")
+        }
+    }
+
     /// Turns the pending segment tags and `uri` into a segment.
+    @inline(__always)
     mutating func commitSegment(uri: ByteSpan) throws(HLSParseError) {
-        if storage.segments.count >= limits.maximumSegments {
+        if segments.count >= limits.maximumSegments {
             throw limitExceeded("more than \(limits.maximumSegments) segments")
         }
         if !storage.variables.isEmpty {
@@ -299,10 +327,10 @@ extension PlaylistParser {
         if storage.endList {
             try report(.placement, "media segment after EXT-X-ENDLIST")
         }
-        let segmentIndex = Int32(storage.segments.count)
+        let segmentIndex = Int32(segments.count)
         currentLine.kind = .segmentURI
         currentLine.item = segmentIndex
-        storage.segments.append(SegmentRecord(uri: uri, duration: pending.duration, title: pending.title,
+        segments.append(SegmentRecord(uri: uri, duration: pending.duration, title: pending.title,
                                               programDateTime: pending.programDateTime, byteRangeLength: length,
                                               byteRangeOffset: offset, bitrate: bitrate,
                                               keySet: currentKeys.isEmpty ? -1 : try currentKeySet(),
@@ -314,7 +342,7 @@ extension PlaylistParser {
     /// sub-range, which must be of the same resource. Players continue from the previous
     /// segment regardless, so lenient mode does the same after reporting.
     private mutating func implicitByteRangeOffset(uri: ByteSpan) throws(HLSParseError) -> UInt64 {
-        guard let previous = storage.segments.last, previous.flags.contains(.byteRange) else {
+        guard let previous = segments.last, previous.flags.contains(.byteRange) else {
             try report(.byteRange, "EXT-X-BYTERANGE without an offset needs a previous sub-range segment",
                        line: Int(pending.byteRangeLine))
             return 0

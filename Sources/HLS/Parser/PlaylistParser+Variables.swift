@@ -55,12 +55,14 @@ extension PlaylistParser {
         storage.variables.append(VariableRecord(name: nameBytes, value: valueBytes, definedAt: value.start, tag: record))
     }
 
+    @inline(__always)
     private func isVariableName(_ span: ByteSpan) -> Bool {
         for index in span.lowerBound..<span.upperBound where !ASCII.isVariableNameByte(base[index]) { return false }
         return true
     }
 
     /// The variable called `name` and defined before byte offset `position`.
+    @inline(__always)
     func variableIndex(named name: ByteSpan, before position: Int32) -> Int? {
         storage.variables.index(named: name, before: position, in: base)
     }
@@ -88,8 +90,8 @@ extension PlaylistParser {
 
     /// Checks the references in the quoted-string values of a tag.
     mutating func checkVariableReferences(in record: TagRecord) throws(HLSParseError) {
-        for index in record.attributes.indices where storage.attributes[index].isQuoted {
-            try checkVariableReferences(in: storage.attributes[index].content)
+        for index in record.attributes.indices where attributes[index].isQuoted {
+            try checkVariableReferences(in: attributes[index].content)
         }
     }
 }

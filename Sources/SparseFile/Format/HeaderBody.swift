@@ -76,9 +76,9 @@ struct HeaderBody: Equatable {
             case .key:
                 guard key == nil else { throw .corrupt("header body has two keys") }
                 key = try readString(&reader, "key")
-            case .entityTag: metadata.entityTag = try readString(&reader, "entity tag")
-            case .lastModified: metadata.lastModified = try readString(&reader, "last-modified")
-            case .contentType: metadata.contentType = try readString(&reader, "content type")
+            case .entityTag: try readOnce(&metadata.entityTag, &reader, "entity tag")
+            case .lastModified: try readOnce(&metadata.lastModified, &reader, "last-modified")
+            case .contentType: try readOnce(&metadata.contentType, &reader, "content type")
             case .attribute:
                 guard metadata.attributes.count < maximumAttributeCount else {
                     throw SparseFileError(.limitExceeded, "header body has more than \(maximumAttributeCount) attributes")
@@ -103,6 +103,12 @@ struct HeaderBody: Equatable {
         guard let extents else { throw .corrupt("header body has no range table") }
         metadata.key = key
         return HeaderBody(metadata: metadata, extents: extents)
+    }
+
+    /// Reads a field that may appear at most once into `value`.
+    private static func readOnce(_ value: inout String?, _ reader: inout ByteReader, _ what: String) throws(SparseFileError) {
+        guard value == nil else { throw .corrupt("header body has two \(what) fields") }
+        value = try readString(&reader, what)
     }
 
     private static func readString(_ reader: inout ByteReader, _ what: String) throws(SparseFileError) -> String {

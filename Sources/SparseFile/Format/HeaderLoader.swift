@@ -29,8 +29,11 @@ struct HeaderLoader {
             }
         }
         // Try the newest first; fall back to the other when its body or table is bad.
-        let order = (0..<FileLayout.slotCount).filter { slots[$0] != nil }
-            .sorted { (slots[$0]?.generation ?? 0) > (slots[$1]?.generation ?? 0) }
+        // Equal generations (never written by a writer) go to slot 0.
+        let order = (0..<FileLayout.slotCount).filter { slots[$0] != nil }.sorted { lhs, rhs in
+            let (left, right) = (slots[lhs]?.generation ?? 0, slots[rhs]?.generation ?? 0)
+            return left != right ? left > right : lhs < rhs
+        }
         var chosen: (slot: HeaderSlot, body: HeaderBody)?
         for index in order {
             guard let slot = slots[index] else { continue }
@@ -48,7 +51,8 @@ struct HeaderLoader {
             HeaderSlotStatus(
                 index: index,
                 generation: problems[index] == nil ? slots[index]?.generation : nil,
-                problem: problems[index].map { $0.message } ?? (slots[index] == nil ? "empty" : nil),
+                problem: problems[index].map { $0.message },
+                isEmpty: problems[index] == nil && slots[index] == nil,
                 isActive: index == chosen.slot.slotIndex)
         }
         let other = slots[1 - chosen.slot.slotIndex]

@@ -1,15 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+#if canImport(Darwin)
+package import Darwin
+#elseif canImport(Glibc)
+package import Glibc
 #endif
 
 /// An open file descriptor that closes itself when the last reference goes away, so a reader
 /// that raced with compaction keeps reading the old file until it is done with it.
-/// Every helper retries `EINTR` and short transfers and reports failures as ``SparseFileError``.
-final class FileDescriptor: Sendable {
-    let rawValue: Int32
-    let path: String
+/// Every call goes through ``SystemCalls``; every helper retries `EINTR` and short transfers
+/// and reports failures as ``SparseFileError``.
+package final class FileDescriptor: Sendable {
+    package let rawValue: Int32
+    package let path: String
     let calls: SystemCalls
 
     init(rawValue: Int32, path: String, calls: SystemCalls) {
@@ -18,14 +19,14 @@ final class FileDescriptor: Sendable {
         self.calls = calls
     }
 
-    deinit { close(rawValue) }
+    deinit { _ = calls.close(rawValue) }
 
-    static func open(
+    package static func open(
         _ path: String, flags: Int32, mode: mode_t = 0o644, calls: SystemCalls
     ) throws(SparseFileError) -> FileDescriptor {
         var descriptor: Int32
         repeat {
-            descriptor = path.withCString { openFile($0, flags | O_CLOEXEC, mode) }
+            descriptor = calls.open(path, flags | O_CLOEXEC, mode)
         } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
             let error = errno
@@ -36,7 +37,7 @@ final class FileDescriptor: Sendable {
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns fewer only at end of file.
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(SparseFileError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(SparseFileError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
@@ -51,7 +52,7 @@ final class FileDescriptor: Sendable {
         return done
     }
 
-    func readBytes(count: Int, at offset: UInt64) throws(SparseFileError) -> [UInt8] {
+    package func readBytes(count: Int, at offset: UInt64) throws(SparseFileError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let done = try bytes.withMutableBytes { buffer throws(SparseFileError) in
             try read(into: buffer, at: offset)
@@ -60,7 +61,16 @@ final class FileDescriptor: Sendable {
         return bytes
     }
 
-    func write(_ buffer: UnsafeRawBufferPointer, at offset: UInt64) throws(SparseFileError) {
+    /// The whole file, when it holds at most `limit` bytes.
+    package func readAll(limit: Int) throws(SparseFileError) -> [UInt8] {
+        let size = try status().size
+        guard let count = Int(exactly: size), count <= limit else {
+            throw SparseFileError(.limitExceeded, "the file holds \(size) bytes, more than \(limit)", path: path)
+        }
+        return try readBytes(count: count, at: 0)
+    }
+
+    package func write(_ buffer: UnsafeRawBufferPointer, at offset: UInt64) throws(SparseFileError) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
         while done < buffer.count {
@@ -74,32 +84,35 @@ final class FileDescriptor: Sendable {
         }
     }
 
-    func write(_ bytes: [UInt8], at offset: UInt64) throws(SparseFileError) {
+    package func write(_ bytes: [UInt8], at offset: UInt64) throws(SparseFileError) {
         try bytes.withBytes { buffer throws(SparseFileError) in try write(buffer, at: offset) }
     }
 
-    func synchronize() throws(SparseFileError) {
+    /// Makes the file's data durable.
+    package func synchronize() throws(SparseFileError) {
         var result: Int32
         repeat { result = calls.fdatasync(rawValue) } while result < 0 && errno == EINTR
         guard result == 0 else { throw .system("fdatasync", errno: errno, path: path) }
     }
 
-    func truncate(to length: UInt64) throws(SparseFileError) {
+    package func truncate(to length: UInt64) throws(SparseFileError) {
         var result: Int32
         repeat { result = calls.ftruncate(rawValue, Int64(length)) } while result < 0 && errno == EINTR
         guard result == 0 else { throw .system("ftruncate", errno: errno, path: path) }
     }
 
-    func size() throws(SparseFileError) -> UInt64 {
-        var info = stat()
-        guard fstat(rawValue, &info) == 0 else { throw .system("fstat", errno: errno, path: path) }
-        return UInt64(info.st_size)
+    package func status() throws(SparseFileError) -> FileStatus {
+        var status = FileStatusBuffer()
+        guard calls.fstat(rawValue, &status) == 0 else { throw .system("fstat", errno: errno, path: path) }
+        return FileStatus(status)
     }
 
-    func allocatedBytes() throws(SparseFileError) -> UInt64 {
-        var info = stat()
-        guard fstat(rawValue, &info) == 0 else { throw .system("fstat", errno: errno, path: path) }
-        return UInt64(info.st_blocks) * 512
+    func size() throws(SparseFileError) -> UInt64 { try status().size }
+
+    /// A new descriptor for the same open file, which the caller owns; nil when `dup` fails.
+    func duplicate() -> Int32? {
+        let duplicate = calls.dup(rawValue)
+        return duplicate >= 0 ? duplicate : nil
     }
 
     /// Takes the advisory exclusive lock that marks the single writer of a file.
@@ -107,22 +120,27 @@ final class FileDescriptor: Sendable {
     /// A lock can look taken for an instant after its holder closed it: a process that forks
     /// (to run a command) copies every descriptor until the child calls exec. So a busy lock is
     /// retried for up to 100 ms before it counts as held by another writer.
-    func lockForWriting() throws(SparseFileError) {
+    package func lockForWriting() throws(SparseFileError) {
         for attempt in 0..<20 {
             var result: Int32
-            repeat { result = flock(rawValue, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
+            repeat { result = calls.flock(rawValue, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
             if result == 0 { return }
             guard errno == EWOULDBLOCK else { throw .system("flock", errno: errno, path: path) }
             if attempt < 19 { usleep(5000) }
         }
         throw SparseFileError(.lockedByAnotherWriter, "another process has this file open for writing", path: path)
     }
-}
 
-private func openFile(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, flags, mode)
-    #else
-    Darwin.open(path, flags, mode)
-    #endif
+    /// Whether another open file holds the writer's lock (a shared lock cannot be had). Takes
+    /// and drops a shared lock when none does, so a writer starting at that instant retries.
+    package func isLockedForWriting() throws(SparseFileError) -> Bool {
+        var result: Int32
+        repeat { result = calls.flock(rawValue, LOCK_SH | LOCK_NB) } while result < 0 && errno == EINTR
+        if result == 0 {
+            _ = calls.flock(rawValue, LOCK_UN)
+            return false
+        }
+        guard errno == EWOULDBLOCK else { throw .system("flock", errno: errno, path: path) }
+        return true
+    }
 }

@@ -18,7 +18,7 @@ struct RepairCommand: ParsableCommand {
             try cacheFile.close()
             return report
         }
-        if report.verification.isSound {
+        guard report.changedFile else {
             writeToStandardOutput("\(file): sound, nothing to repair\n")
             return
         }
@@ -26,7 +26,7 @@ struct RepairCommand: ParsableCommand {
         if !report.droppedRanges.isEmpty {
             lines.append("dropped corrupt ranges " + report.droppedRanges.map(\.description).joined(separator: ", "))
         }
-        for slot in report.verification.slots where !slot.isValid {
+        for slot in report.verification.slots where slot.isDamaged {
             lines.append("rewrote header slot \(slot.index) (\(slot.problem ?? "invalid"))")
         }
         writeToStandardOutput("\(file): repaired: \(lines.joined(separator: "; "))\n")

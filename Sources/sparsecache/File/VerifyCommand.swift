@@ -86,7 +86,7 @@ struct VerifyCommand: ParsableCommand {
         if !report.corruptRanges.isEmpty {
             problems.append("corrupt ranges " + report.corruptRanges.map(\.description).joined(separator: ", "))
         }
-        for slot in report.slots where !slot.isValid {
+        for slot in report.slots where slot.isDamaged {
             problems.append("header slot \(slot.index): \(slot.problem ?? "invalid")")
         }
         writeToStandardOutput("CORRUPT  \(path): \(problems.joined(separator: "; "))\n")

@@ -20,7 +20,8 @@ struct FetchCommand: AsyncParsableCommand {
             Fetches the playlists, every segment, init segment and key, and the audio and subtitle renditions \
             of the chosen variant, caching them exactly as `serve` does; afterwards the proxy plays the \
             presentation with the origin down. Only what the cache lacks is fetched, so an interrupted run \
-            resumes where it stopped. The store must not be open by a running `serve` at the same time.
+            resumes where it stopped. When a running `serve` holds the cache directory, the download is \
+            handed to it and followed here.
             """)
 
     @Argument(help: "The presentation's (multivariant) playlist URL, or a file's URL.") var url: String
@@ -42,6 +43,10 @@ struct FetchCommand: AsyncParsableCommand {
         let store: CacheStore
         do {
             store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(fileOptions: fileOptions))
+        } catch where error.code == .locked {
+            // Another process writes this store: a running proxy takes the download instead.
+            try await HandedDownload(directory: directory, request: try downloadRequest()).run()
+            return
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }
@@ -84,6 +89,17 @@ struct FetchCommand: AsyncParsableCommand {
             throw CommandFailure(code: .failure, message: error.description)
         case .failure(let error):
             throw CommandFailure(code: .failure, message: "\(url): \(error)")
+        }
+    }
+}
+
+extension FetchCommand {
+    /// The download as a running proxy takes it.
+    func downloadRequest() throws(CommandFailure) -> DownloadRequest {
+        do {
+            return DownloadRequest(url: try OriginURL(parsing: url), variant: variant.value, allVariants: allVariants, pin: pin)
+        } catch {
+            throw CommandFailure(code: .failure, message: "\(url) is not an http(s) URL: \(error.message)")
         }
     }
 }

@@ -9,14 +9,16 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
 
     func run() throws(CommandFailure) {
-        let (count, total, maximum, counters) = try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) in
-            (store.entries.count, store.totalBytes, store.maximumSize, store.statistics)
+        let (count, total, maximum, counters, space) = try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) in
+            (store.entries.count, store.totalBytes, store.maximumSize, store.statistics, store.space)
         }
-        let fields: [(String, UInt64)] = [
+        var fields: [(String, UInt64)] = [
             ("entries", UInt64(count)), ("totalBytes", total), ("maxSize", maximum), ("hits", counters.hits),
             ("misses", counters.misses), ("bytesFromCache", counters.bytesFromCache),
             ("bytesFromOrigin", counters.bytesFromOrigin), ("evictions", counters.evictions),
         ]
+        if let free = space.freeBytes { fields.append(("freeBytes", free)) }
+        fields.append(("minFreeBytes", space.minimumFreeBytes))
         if json {
             writeToStandardOutput(JSONValue.object(fields.map { ($0.0, .unsigned($0.1)) }).rendered() + "\n")
         } else {

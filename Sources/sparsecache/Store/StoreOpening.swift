@@ -2,12 +2,33 @@ import CacheStore
 
 /// Opens a store for a command, turning failures into one-line errors.
 enum StoreOpening {
-    static func open(_ directory: String, readOnly: Bool) throws(CommandFailure) -> CacheStore {
-        if readOnly, !DirectoryCheck.isDirectory(directory) {
+    /// How a command opens a store.
+    enum Access {
+        case readOnly
+        case readWrite
+        /// For writing when no other process holds the store (so that what the command reads
+        /// counts: a hit, the LRU order), read-only otherwise.
+        case readWriteIfFree
+    }
+
+    static func open(_ directory: String, _ access: Access) throws(CommandFailure) -> CacheStore {
+        if access != .readWrite, !DirectoryCheck.isDirectory(directory) {
             throw CommandFailure(code: .failure, message: "\(directory): no such store directory")
         }
         do {
-            return try CacheStore.open(at: directory, readOnly: readOnly)
+            switch access {
+            case .readOnly:
+                return try CacheStore.open(at: directory, readOnly: true)
+            case .readWrite:
+                return try CacheStore.open(at: directory)
+            case .readWriteIfFree:
+                guard CacheStore.holder(of: directory) == nil else { return try CacheStore.open(at: directory, readOnly: true) }
+                do {
+                    return try CacheStore.open(at: directory)
+                } catch where error.code == .locked {
+                    return try CacheStore.open(at: directory, readOnly: true)
+                }
+            }
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }
@@ -17,7 +38,13 @@ enum StoreOpening {
     static func withStore<Result>(
         _ directory: String, readOnly: Bool, _ body: (CacheStore) throws(CacheStoreError) -> Result
     ) throws(CommandFailure) -> Result {
-        let store = try open(directory, readOnly: readOnly)
+        try withStore(directory, readOnly ? .readOnly : .readWrite, body)
+    }
+
+    static func withStore<Result>(
+        _ directory: String, _ access: Access, _ body: (CacheStore) throws(CacheStoreError) -> Result
+    ) throws(CommandFailure) -> Result {
+        let store = try open(directory, access)
         do {
             let result = try body(store)
             try store.close()

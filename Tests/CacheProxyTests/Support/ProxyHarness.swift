@@ -26,11 +26,12 @@ struct ProxyHarness {
         origin: TestOrigin? = nil,
         configure: (inout CacheProxyConfiguration) -> Void = { _ in },
         storeSize: UInt64 = 256 << 20,
+        storeDirectory: String? = nil,
         logger: Logger? = nil,
         _ body: (ProxyHarness) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory("proxy")
-        let store = try CacheStore.open(at: directory.path, configuration: CacheStoreConfiguration(
+        let store = try CacheStore.open(at: storeDirectory ?? directory.path, configuration: CacheStoreConfiguration(
             maximumSize: storeSize, fileOptions: SparseFileOptions(durability: .none)))
         var configuration = CacheProxyConfiguration()
         configuration.port = 0

@@ -1,0 +1,40 @@
+/// What `GET /downloads/ID` reports about a download the proxy runs, as a value and as JSON.
+/// Absent values are `null`, never left out.
+public struct DownloadStatus: Sendable, Hashable, Codable {
+    public var id: String
+    public var url: String
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    public var state: String
+    /// Resources (playlists, init sections, keys, segments, or the one file) known and done.
+    public var resources: Int
+    public var resourcesDone: Int
+    public var segments: Int
+    public var segmentsDone: Int
+    /// Bytes fetched from the origin by this download.
+    public var bytes: UInt64
+    /// Seconds since the download started running; 0 while queued.
+    public var elapsedSeconds: Double
+    /// Why it failed; null otherwise.
+    public var error: String?
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(url, forKey: .url)
+        try container.encode(state, forKey: .state)
+        try container.encode(resources, forKey: .resources)
+        try container.encode(resourcesDone, forKey: .resourcesDone)
+        try container.encode(segments, forKey: .segments)
+        try container.encode(segmentsDone, forKey: .segmentsDone)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// The progress as an ``OfflineDownloader`` run reports it (for a client that shows the same
+    /// progress bar whether it downloads itself or through a proxy).
+    public var progress: DownloadProgress {
+        DownloadProgress(resourcesDone: resourcesDone, resourcesTotal: resources, segmentsDone: segmentsDone, segmentsTotal: segments,
+                         bytesFetched: bytes, elapsedSeconds: elapsedSeconds)
+    }
+}

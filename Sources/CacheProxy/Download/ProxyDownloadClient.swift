@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+public import CacheProxyParsing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// Hands downloads to a proxy that runs in another process (the one holding the store, which
+/// records its address: ``CacheStore/CacheStore/holder(of:)``) and follows them: what
+/// `sparsecache fetch` does when a `sparsecache serve` has the cache directory.
+public struct ProxyDownloadClient: Sendable {
+    /// The proxy's base URL, `http://HOST:PORT`.
+    public let baseURL: String
+
+    public init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+
+    /// Starts a download (`POST /downloads`).
+    public func start(_ request: DownloadRequest) async throws(CacheProxyError) -> DownloadStatus {
+        try await send(.POST, "/downloads", body: Self.body(of: request))
+    }
+
+    /// The download's state now (`GET /downloads/ID`).
+    public func status(_ id: String) async throws(CacheProxyError) -> DownloadStatus {
+        try await send(.GET, "/downloads/\(id)")
+    }
+
+    /// Cancels it (`DELETE /downloads/ID`); what it stored stays.
+    @discardableResult
+    public func cancel(_ id: String) async throws(CacheProxyError) -> DownloadStatus {
+        try await send(.DELETE, "/downloads/\(id)")
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil) async throws(CacheProxyError) -> DownloadStatus {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let bytes: [UInt8]
+        let status: UInt
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            var collected: [UInt8] = []
+            for try await chunk in response.body {
+                guard collected.count + chunk.readableBytes <= 1 << 20 else { break }
+                collected.append(contentsOf: chunk.readableBytesView)
+            }
+            (bytes, status) = (collected, response.status.code)
+        } catch {
+            throw CacheProxyError(.originFailed, "the proxy at \(baseURL) does not answer")
+        }
+        guard (200..<300).contains(status) else {
+            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(bytes)))?.error ?? "status \(status)"
+            throw CacheProxyError(.invalidRequest, "the proxy at \(baseURL) refused the download: \(message)")
+        }
+        do {
+            return try JSONDecoder().decode(DownloadStatus.self, from: Data(bytes))
+        } catch {
+            throw CacheProxyError(.originFailed, "the proxy at \(baseURL) answered something that is not a download's state")
+        }
+    }
+
+    private struct ErrorAnswer: Decodable {
+        var error: String
+    }
+
+    private static func body(of request: DownloadRequest) -> [UInt8] {
+        (try? JSONEncoder().encode(Body(request))).map(Array.init) ?? []
+    }
+
+    /// The JSON a `POST /downloads` takes.
+    private struct Body: Encodable {
+        let request: DownloadRequest
+
+        init(_ request: DownloadRequest) { self.request = request }
+
+        private enum CodingKeys: String, CodingKey { case url, variant, allVariants, pin }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(request.url.string, forKey: .url)
+            switch request.variant {
+            case .lowest: try container.encode("lowest", forKey: .variant)
+            case .highest: try container.encode("highest", forKey: .variant)
+            case .closest(let bitsPerSecond): try container.encode(bitsPerSecond, forKey: .variant)
+            }
+            try container.encode(request.allVariants, forKey: .allVariants)
+            try container.encode(request.pin, forKey: .pin)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HLS
+import Testing
+
+/// The inputs the HLS fuzz targets once crashed on, kept in `Fuzz/<target>/crashes/`: each still
+/// holds its target's property, and each has a test of the behaviour its fix gave.
+@Suite struct FuzzCrashTests {
+    static let options = HLSParserOptions(playlistURL: "https://origin.example/index.m3u8?token=t",
+                                          importedVariables: ["host": "https://cdn.example"])
+
+    /// Every file in the `crashes/` folder of an HLS target.
+    static var crashInputs: [String] {
+        let fuzz = TestFiles.repositoryRoot.appendingPathComponent("Fuzz")
+        let targets = (try? FileManager.default.contentsOfDirectory(atPath: fuzz.path)) ?? []
+        return targets.filter { $0.hasPrefix("FuzzHLS") }.sorted().flatMap { target -> [String] in
+            let names = (try? FileManager.default.contentsOfDirectory(
+                atPath: fuzz.appendingPathComponent("\(target)/crashes").path)) ?? []
+            return names.sorted().map { "\(target)/crashes/\($0)" }
+        }
+    }
+
+    static func input(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: TestFiles.repositoryRoot.appendingPathComponent("Fuzz/\(path)")))
+    }
+
+    @Test func theKeptCrashInputsAreFound() {
+        #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/headerless-extinf-fast-path"))
+        #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/extinf-space-after-colon"))
+    }
+
+    /// FuzzHLSRoundTrip's property: lossless formatting gives the bytes back, and the canonical
+    /// form parses to the same model and is a fixed point.
+    @Test(arguments: crashInputs)
+    func crashInputRoundTrips(_ path: String) throws {
+        let bytes = try Self.input(path)
+        let playlist = try HLSPlaylist(parsing: bytes, options: Self.options)
+        #expect(playlist.formatted() == bytes)
+        let canonical = playlist.canonicalFormatted()
+        let reparsed = try HLSPlaylist(parsing: canonical, options: Self.options)
+        #expect(reparsed == playlist)
+        #expect(reparsed.canonicalFormatted() == canonical)
+    }
+
+    /// A playlist without `#EXTM3U` whose first known tag is `#EXTINF` is a headerless playlist,
+    /// as with any other tag: it parses (with the header warning), in its canonical form too.
+    @Test func headerlessPlaylistStartingWithExtinfParses() throws {
+        let text = "#EXTINF:6.000,\nseg1.ts\n#EXT-X-TARGETDURATION:6\n"
+        let playlist = try HLSPlaylist.parsed(text)
+        #expect(playlist.segments.map(\.uri) == ["seg1.ts"])
+        #expect(playlist.warnings.first?.code == .header)
+        #expect(playlist.warnings.first?.line == 1)
+        let reparsed = try HLSPlaylist(parsing: playlist.canonicalFormatted())
+        #expect(reparsed == playlist)
+        #expect(throws: HLSParseError(code: .ruleViolation, message: "", line: 0)) {
+            try HLSPlaylist.parsed(text, options: HLSParserOptions(mode: .strict))
+        }
+    }
+
+    /// The kept input itself: a BOM, a mangled header, CRLF lines, and a bare `#EXTINF` as the
+    /// first tag the parser knows, so the next line is that segment's URI.
+    @Test func headerlessExtinfCrashInputParsesAsAMediaPlaylist() throws {
+        let playlist = try HLSPlaylist(parsing: try Self.input("FuzzHLSRoundTrip/crashes/headerless-extinf-fast-path"),
+                                       options: Self.options)
+        #expect(playlist.kind == .media)
+        #expect(playlist.segments.map(\.uri) == [":6.000,"])
+        #expect(playlist.warnings.contains { $0.code == .header })
+    }
+}
