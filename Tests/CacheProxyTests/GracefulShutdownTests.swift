@@ -9,7 +9,9 @@ import TestSupport
 /// `sparsecache serve` as a process, stopped the way service managers stop it: SIGTERM.
 @Suite("Graceful shutdown of sparsecache serve")
 struct GracefulShutdownTests {
-    static let size = 48 << 20
+    static let size = 32 << 20
+    /// Made once for both tests: generating it is most of what they cost.
+    static let body = TestBytes(seed: 77).bytes(0, size)
     /// Nothing listens there: every byte served must come from the cache.
     static let origin = "http://127.0.0.1:9/movie.mp4"
 
@@ -43,7 +45,7 @@ struct GracefulShutdownTests {
     @Test("SIGTERM: a download in flight gets its whole body, new connections are refused, the process exits 0",
           .timeLimit(.minutes(1)))
     func downloadFinishes() async throws {
-        let body = TestBytes(seed: 77).bytes(0, Self.size)
+        let body = Self.body
         let directory = try Self.cacheHoldingMovie(body)
         let serve = try ServeProcess(["--cache-dir", directory.path, "--shutdown-grace", "20"])
         let client = Self.client()
@@ -77,8 +79,7 @@ struct GracefulShutdownTests {
 
     @Test("A client that stops reading is cut off at the grace period, and the process still exits 0", .timeLimit(.minutes(1)))
     func gracePeriodEnds() async throws {
-        let body = TestBytes(seed: 78).bytes(0, Self.size)
-        let directory = try Self.cacheHoldingMovie(body)
+        let directory = try Self.cacheHoldingMovie(Self.body)
         let serve = try ServeProcess(["--cache-dir", directory.path, "--shutdown-grace", "1"])
         let stalled = try RawConnection(port: serve.port, receiveBufferSize: 16 * 1024)
         let target = "/proxy?url=" + percentEncoded(Self.origin)
