@@ -6,6 +6,7 @@
 #   metrics     --metrics on  --access-log off   goal: >= 0.97 of the baseline's requests/s
 #   access log  --metrics off --access-log on    goal: >= 0.95 at 16 connections
 # every one at --log-level info, standard error to a file (the access log's lines go there).
+# Each round starts with the next of the three, so none is always measured first.
 # Prints requests/s and the server's CPU time per request (user + system, from /proc: it moves
 # less with the machine's load), and the ratios of the medians. Exits 1 when a goal is missed.
 # Environment: DURATION (seconds per wrk run, 3), ROUNDS (5), CONNECTIONS ("1 16 64").
@@ -64,14 +65,17 @@ for connections in $connections_list; do
     declare -A rates=() cpus=()
     printf "%-4s %-6s %20s %20s %20s\n" conns round "${names[@]}"
     for round in $(seq 1 "$rounds"); do
-        line=""
-        for index in 0 1 2; do
+        declare -A cells=()
+        # Each round starts with the next server, so none is always measured first.
+        for step in 0 1 2; do
+            index=$(((round + step) % 3))
             read -r rate cpu <<<"$(measure "${urls[$index]}" "${pids[$index]}" "$connections")"
             rates[$index]+="$rate "
             cpus[$index]+="$cpu "
-            line+=$(printf " %12s (%5s)" "$rate" "$cpu")
+            cells[$index]=$(printf " %12s (%5s)" "$rate" "$cpu")
         done
-        printf "%-4s %-6s%s\n" "$connections" "$round" "$line"
+        printf "%-4s %-6s%s%s%s\n" "$connections" "$round" "${cells[0]}" "${cells[1]}" "${cells[2]}"
+        unset cells
     done
     base_rate=$(tr ' ' '\n' <<<"${rates[0]}" | grep . | median)
     base_cpu=$(tr ' ' '\n' <<<"${cpus[0]}" | grep . | median)

@@ -115,7 +115,7 @@ struct RouteLabelTests {
     @Test("Paths map to their route", arguments: [
         ("/proxy?url=x", "proxy"), ("/proxy", "proxy"), ("/sessions/abc/index.m3u8?_HLS_msn=1", "session"),
         ("/sessions/abc/proxy?url=x", "session"), ("/sessions", "sessions"), ("/sessions/abc", "sessions"),
-        ("/prefetch", "prefetch"), ("/status", "status"), ("/debug/status", "status"), ("/metrics", "metrics"),
+        ("/prefetch", "prefetch"), ("/downloads", "downloads"), ("/downloads/abc", "downloads"), ("/status", "status"), ("/debug/status", "status"), ("/metrics", "metrics"),
         ("/", "other"), ("/proxyx", "other"), ("/metrics/x", "other"),
     ])
     func routes(target: String, route: String) {

@@ -53,8 +53,8 @@ final class AccessLog: Sendable {
         var batch: [AccessLogRecord] = []
         while true {
             let (dropped, isFinished) = await take(into: &batch)
-            for record in batch {
-                logger.info("\(record.line())")
+            for index in batch.indices {
+                logger.info("\(batch[index].line())")
             }
             batch.removeAll(keepingCapacity: true)
             if dropped > 0 {

@@ -30,6 +30,8 @@ struct AccessLogRecord: Sendable {
     /// missing status or time is `-`.
     func line() -> String {
         var line = "method="
+        // One allocation for a typical line (the URL is most of it).
+        line.reserveCapacity(112 + (url ?? target).utf8.count)
         Self.append(method.rawValue, to: &line)
         line += " url="
         Self.append(url ?? target, to: &line)

@@ -9,6 +9,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     /// Opening, listing, reading and closing sessions.
     case sessions
     case prefetch
+    /// Downloads of whole presentations (`/downloads`, `/downloads/ID`).
+    case downloads
     case status
     case metrics
     /// Anything else (404).
@@ -20,6 +22,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .session: "session"
         case .sessions: "sessions"
         case .prefetch: "prefetch"
+        case .downloads: "downloads"
         case .status: "status"
         case .metrics: "metrics"
         case .other: "other"
@@ -38,6 +41,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
             self = .sessions
         } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
+        } else if path.elementsEqual("/downloads".utf8) || starts("/downloads/") {
+            self = .downloads
         } else if path.elementsEqual("/status".utf8) || path.elementsEqual("/debug/status".utf8) {
             self = .status
         } else if path.elementsEqual("/metrics".utf8) {
