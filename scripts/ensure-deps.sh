@@ -4,8 +4,8 @@
 # Usage: scripts/ensure-deps.sh [build|test|bench]
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
 #   test:  build + what the tests drive: ffmpeg and nginx (end-to-end scripts), chromium (the
-#          dashboard), GStreamer, mpv and VLC (players), python3 with the `m3u8` package (the
-#          HLS parser's differential oracle)
+#          dashboard), GStreamer, mpv and VLC (players), promtool (from prometheus: the metrics
+#          format), python3 with the `m3u8` package (the HLS parser's differential oracle)
 #   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv, valgrind)
 # Exits non-zero when something could not be installed: a test run must not go on without it.
 set -euo pipefail
@@ -30,6 +30,7 @@ if $tests; then
     command -v cvlc >/dev/null 2>&1 || need+=(vlc-bin vlc-plugin-base)
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
+    command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 fi
 if [ "$level" = bench ]; then
     command -v wrk >/dev/null 2>&1 || need+=(wrk)

@@ -4,6 +4,7 @@ import HLS
 public import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 /// A localhost HTTP caching proxy for video: a player points at it and gets instant starts
@@ -25,8 +26,10 @@ import Synchronization
 /// }
 /// ```
 ///
-/// A proxy serves once: ``run()`` returns after ``shutdown()`` (or when its task is cancelled)
-/// and a stopped proxy cannot be started again.
+/// A proxy serves once: ``run()`` returns after ``shutdown()`` or ``shutdownGracefully()`` (or
+/// when its task is cancelled) and a stopped proxy cannot be started again. It is a
+/// swift-service-lifecycle `Service`: in a `ServiceGroup`, a graceful shutdown (SIGTERM) stops
+/// it gracefully, beside the application's other services.
 public final class CacheProxy: Sendable {
     /// The version reported by `/status`.
     public static let version = "1.0"
@@ -59,7 +62,8 @@ public final class CacheProxy: Sendable {
     ///
     /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, a host
     ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``,
-    ///   or limits below 1.
+    ///   a ``CacheProxyConfiguration/publicURL`` that is not a plain http(s) URL, or limits
+    ///   below 1.
     public init(store: CacheStore, configuration: CacheProxyConfiguration = CacheProxyConfiguration(),
                 logger: Logger = Logger(label: "sparsecache.proxy")) throws(CacheProxyError) {
         guard store.isWritable else {
@@ -68,6 +72,12 @@ public final class CacheProxy: Sendable {
         guard configuration.allowsNonLoopback || Self.isLoopback(configuration.host) else {
             throw CacheProxyError(.invalidConfiguration,
                                   "\(configuration.host) is not a loopback address; allow it explicitly to listen there")
+        }
+        if let publicURL = configuration.publicURL, PublicAddress.base(publicURL) == nil {
+            throw CacheProxyError(.invalidConfiguration, """
+                the public URL \(publicURL) is not an http(s) URL with a plain host name and no query, \
+                such as https://video.example.com or http://192.168.1.20:9000
+                """)
         }
         guard configuration.segmentConcurrency >= 1, configuration.expressConcurrency >= 1, configuration.responseChunkSize >= 1,
               configuration.threads >= 1, (0...65535).contains(configuration.port) else {
@@ -158,8 +168,9 @@ public final class CacheProxy: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Serves until ``shutdown()`` is called or the calling task is cancelled, then closes
-    /// every connection, cancels the fetches in flight and stops its threads.
+    /// Serves until ``shutdown()`` or ``shutdownGracefully()`` is called, a `ServiceGroup` shuts
+    /// down gracefully, or the calling task is cancelled; then closes every connection, cancels
+    /// the fetches in flight and stops its threads.
     public func run() async throws {
         try await start()
         let running = try lifecycle.withLock { state throws(CacheProxyError) -> Running in
@@ -170,7 +181,9 @@ public final class CacheProxy: Sendable {
             return running
         }
         let listener = running.listener
-        let handler = ConnectionHandler(context: running.context, router: RequestRouter(context: running.context))
+        let context = running.context
+        let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
+        async let accessLogWritten: Void? = context.accessLog?.run()
         // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
         // ends when the listener closes, after every connection accepted until then has been
         // handed to a task that closes it. Cancelled, the loop would drop the connections still
@@ -182,18 +195,26 @@ public final class CacheProxy: Sendable {
                         connections.addTask { await handler.serve(connection) }
                     }
                 }
-                // The listener is closed: end the connections that are still open.
+                // The listener is closed: a graceful shutdown lets the responses in flight
+                // finish first; then the connections still open are ended.
+                if context.connections.isDraining {
+                    await context.connections.waitUntilClosed(within: configuration.shutdownGracePeriod)
+                }
                 connections.cancelAll()
             }
         }
-        do {
-            try await withTaskCancellationHandler {
-                try await accepting.value
-            } onCancel: {
-                listener.channel.close(promise: nil)
+        await withGracefulShutdownHandler {
+            do {
+                try await withTaskCancellationHandler {
+                    try await accepting.value
+                } onCancel: {
+                    listener.channel.close(promise: nil)
+                }
+            } catch {
+                logger.debug("listener ended", metadata: ["error": "\(error)"])
             }
-        } catch {
-            logger.debug("listener ended", metadata: ["error": "\(error)"])
+        } onGracefulShutdown: {
+            self.shutdownGracefully()
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
@@ -204,10 +225,23 @@ public final class CacheProxy: Sendable {
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
         try? await running.group.shutdownGracefully()
+        context.accessLog?.finish()
+        _ = await accessLogWritten
         logger.info("stopped")
     }
 
-    /// Stops accepting connections; ``run()`` then ends the open ones and returns.
+    /// Stops accepting connections and lets every connection finish the responses it owes, for
+    /// at most ``CacheProxyConfiguration/shutdownGracePeriod``; ``run()`` then ends the
+    /// connections still open and returns. A `ServiceGroup`'s graceful shutdown calls this.
+    public func shutdownGracefully() {
+        guard let running else { return }
+        logger.info("shutting down: no new connections, the responses in flight may finish",
+                    metadata: ["grace": "\(configuration.shutdownGracePeriod)"])
+        running.context.connections.drain()
+        running.listener.channel.close(promise: nil)
+    }
+
+    /// Stops accepting connections; ``run()`` then ends the open ones at once and returns.
     public func shutdown() {
         let listener = lifecycle.withLock { state -> ProxyServer.Listener? in
             switch state {
@@ -305,8 +339,4 @@ public final class CacheProxy: Sendable {
 
     /// The state `GET /status` reports; nil while the proxy is not running.
     public var status: ProxyStatus? { running?.context.status }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
-    }
 }

@@ -37,13 +37,26 @@ public struct CacheProxyConfiguration: Sendable {
     public var orphanFetchLimit: UInt64
     /// Event loop threads. Default: the number of cores.
     public var threads: Int
-    /// The base of every URL the proxy writes (`http://192.168.1.5:9000`, or the address a
-    /// reverse proxy in front of it answers at); nil: its listening address. Requests may name
-    /// its host in `Host`.
+    /// The base of every URL the proxy writes into playlists and session answers, as players
+    /// reach it: `https://video.example.com` for a proxy behind a front, `http://192.168.1.20:9000`
+    /// on a LAN. An http(s) URL, optionally with a path; no query. Requests may name its host in
+    /// `Host`. Default nil: a proxy on a loopback address uses that address and its port; one on
+    /// another address uses the request's `Host` header when it is a valid host and port, and its
+    /// own address otherwise.
     public var publicURL: String?
     /// Who may use the proxy: the names requests may reach it by, the web origins allowed
     /// across sites, the control token. The defaults keep every web page out.
     public var security = Security()
+    /// Whether the proxy keeps Prometheus metrics and serves them at `GET /metrics`. Default true.
+    public var recordsMetrics: Bool
+    /// Whether every request is logged at `info`, one `key=value` line (method, origin URL,
+    /// status, bytes, cache outcome, time to first byte, total time), written off the event
+    /// loop. Default true.
+    public var writesAccessLog: Bool
+    /// How long a graceful shutdown (a `ServiceGroup`'s, on SIGTERM) lets responses in flight
+    /// finish once the proxy stopped accepting connections; the connections still open then are
+    /// closed. Default 10 s.
+    public var shutdownGracePeriod: Duration
 
     public init() {
         host = "127.0.0.1"
@@ -59,6 +72,10 @@ public struct CacheProxyConfiguration: Sendable {
         responseChunkSize = 256 * 1024
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
+        publicURL = nil
+        recordsMetrics = true
+        writesAccessLog = true
+        shutdownGracePeriod = .seconds(10)
     }
 
     /// Limits on untrusted input, from clients and from origins.

@@ -19,6 +19,12 @@ final class ProxyContext: Sendable {
     let heldFiles = HeldFiles()
     let allowList: HostAllowList?
     let logger: Logger
+    let publicAddress: PublicAddress
+    /// nil when ``CacheProxyConfiguration/recordsMetrics`` is off.
+    let metrics: ProxyMetrics?
+    /// nil when ``CacheProxyConfiguration/writesAccessLog`` is off or the logger drops `info`.
+    let accessLog: AccessLog?
+    let connections = OpenConnections()
     let startedAt = ContinuousClock.now
     /// The port the proxy listens on, once it does.
     let listeningPort = Mutex<Int?>(nil)
@@ -28,7 +34,11 @@ final class ProxyContext: Sendable {
         self.configuration = configuration
         self.logger = logger
         counters = ProxyCounters()
-        upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, logger: logger)
+        publicAddress = PublicAddress(configuration)
+        metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
+        accessLog = configuration.writesAccessLog && logger.logLevel <= .info
+            ? AccessLog(logger: logger) : nil
+        upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, metrics: metrics, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
         allowList = HostAllowList(configuration.allowedHosts)
     }

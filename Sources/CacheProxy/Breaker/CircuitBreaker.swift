@@ -54,6 +54,11 @@ struct CircuitBreaker: Sendable {
         if case .halfOpen = state { state = .halfOpen(trialInFlight: false) }
     }
 
+    /// Whether requests pass freely (failures may be counting up to the threshold).
+    var isClosed: Bool {
+        if case .closed = state { true } else { false }
+    }
+
     /// The state's name for the status report.
     var name: String {
         switch state {

@@ -31,20 +31,34 @@ final class OriginBreakers: Sendable {
         }
     }
 
-    func recordSuccess(_ authority: String) {
+    /// Returns whether this closed the origin's breaker (it was open or half-open).
+    @discardableResult
+    func recordSuccess(_ authority: String) -> Bool {
         breakers.withLock { breakers in
             // A closed breaker with no failures is the default: no need to keep it.
-            breakers[authority] = nil
+            guard let previous = breakers.removeValue(forKey: authority) else { return false }
+            return !previous.isClosed
         }
     }
 
-    func recordFailure(_ authority: String) {
+    /// Returns whether this opened the origin's breaker (it was closed).
+    @discardableResult
+    func recordFailure(_ authority: String) -> Bool {
         breakers.withLock { breakers in
             if breakers.count >= Self.capacity, breakers[authority] == nil,
-               let closed = breakers.first(where: { if case .closed = $0.value.state { true } else { false } }) {
+               let closed = breakers.first(where: { $0.value.isClosed }) {
                 breakers[closed.key] = nil
             }
+            let wasClosed = breakers[authority]?.isClosed ?? true
             breakers[authority, default: CircuitBreaker(configuration: configuration)].recordFailure(now: .now)
+            return wasClosed && breakers[authority]?.isClosed == false
+        }
+    }
+
+    /// How many origins' breakers are open (refusing requests or waiting for a trial's answer).
+    var openCount: Int {
+        breakers.withLock { breakers in
+            breakers.values.count(where: { !$0.isClosed })
         }
     }
 

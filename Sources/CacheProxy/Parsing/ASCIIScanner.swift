@@ -63,4 +63,9 @@ struct ASCIIScanner {
         let lower = byte | 0x20
         return isDigit(byte) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
     }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return isDigit(byte) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f"))
+    }
 }

@@ -46,7 +46,13 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
         let authorityEnd = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.count
         let authority = Array(bytes[authorityStart..<authorityEnd])
         guard !authority.contains(UInt8(ascii: "@")) else { throw ParseError(.unsupported, "URLs with user information are refused") }
-        let (host, port) = try Self.splitAuthority(authority)
+        let hostAndPort: RequestAuthority
+        do {
+            hostAndPort = try RequestAuthority(parsing: authority)
+        } catch {
+            throw error.code == .missing ? ParseError(.missing, "URL without a host") : error
+        }
+        let (host, port) = (hostAndPort.host, hostAndPort.port)
         let defaultPort = scheme == .http ? 80 : 443
         let rest = String(decoding: bytes[authorityEnd...], as: UTF8.self)
         self.init(scheme: scheme, host: host, port: port == defaultPort ? nil : port, pathAndQuery: rest.hasPrefix("/") ? rest : "/" + rest)
@@ -86,58 +92,4 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { string }
-
-    /// Splits `host[:port]` (an IPv6 literal in brackets), lower-casing the host.
-    static func splitAuthority(_ authority: [UInt8]) throws(ParseError) -> (String, Int?) {
-        guard !authority.isEmpty else { throw ParseError(.missing, "URL without a host") }
-        var hostEnd = authority.count
-        var portStart: Int?
-        if authority[0] == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")), close > 1 else {
-                throw ParseError(.malformed, "unterminated IPv6 literal")
-            }
-            guard authority[1..<close].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
-                throw ParseError(.malformed, "bad IPv6 literal")
-            }
-            hostEnd = close + 1
-            if hostEnd < authority.count {
-                guard authority[hostEnd] == UInt8(ascii: ":") else { throw ParseError(.malformed, "bytes after an IPv6 literal") }
-                portStart = hostEnd + 1
-            }
-        } else {
-            if let colon = authority.firstIndex(of: UInt8(ascii: ":")) {
-                hostEnd = colon
-                portStart = colon + 1
-            }
-            guard hostEnd > 0, authority[..<hostEnd].allSatisfy(isRegisteredNameByte) else {
-                throw ParseError(.malformed, "bad host")
-            }
-        }
-        var port: Int?
-        if let portStart {
-            let digits = authority[portStart...]
-            guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                  let value = Int(String(decoding: digits, as: UTF8.self)), value > 0, value <= 65535 else {
-                throw ParseError(.malformed, "bad port")
-            }
-            port = value
-        }
-        let host = String(decoding: authority[..<hostEnd].map(ASCIIScanner.lowercased), as: UTF8.self)
-        return (host, port)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
-    }
-
-    /// RFC 3986 reg-name: unreserved, percent-encoded and sub-delimiter bytes.
-    private static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("-._~%!$&'()*+,;=".utf8).contains(byte)
-        }
-    }
 }

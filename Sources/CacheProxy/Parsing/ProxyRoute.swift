@@ -7,6 +7,7 @@
 /// - `/status` (and `/debug/status`, the name other engines use) reports the proxy's state.
 /// - `/` is a page for people: the dashboard, which reads `/status` and `/entries` (the store's
 ///   entries, a page at a time: `?offset=N&limit=M`).
+/// - `/metrics` gives its metrics in the Prometheus text format.
 /// - `/prefetch` manages the prefetch queue; `/downloads` and `/downloads/ID` the downloads.
 /// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
 ///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
@@ -15,6 +16,7 @@
 public enum ProxyRoute: Sendable, Hashable {
     case proxy(OriginURL, DeliveryDirectives)
     case status
+    case metrics
     case prefetch
     case sessions
     case session(String)
@@ -48,6 +50,8 @@ public enum ProxyRoute: Sendable, Hashable {
             self = .proxy(origin, directives)
         } else if path.elementsEqual("/status".utf8) || path.elementsEqual("/debug/status".utf8) {
             self = .status
+        } else if path.elementsEqual("/metrics".utf8) {
+            self = .metrics
         } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
         } else if path.elementsEqual("/".utf8) {

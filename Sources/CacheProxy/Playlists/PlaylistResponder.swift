@@ -21,6 +21,7 @@ struct PlaylistResponder {
         } catch let error as UpstreamError {
             throw ProxyFailure(error)
         }
+        writer.cache = CacheOutcome(playlist: loaded.source, directives: directives)
         if loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) {
             // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
             let store = context.store

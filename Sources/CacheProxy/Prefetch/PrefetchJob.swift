@@ -82,6 +82,7 @@ final class PrefetchJob: Sendable {
         try await admit(estimate: nil)
         let fetched = try await warmer.playlist(url)
         spent.add(fetched.fetchedBytes, ordering: .relaxed)
+        context.metrics?.recordPrefetched(fetched.fetchedBytes)
         return fetched
     }
 
@@ -164,6 +165,7 @@ final class PrefetchJob: Sendable {
         try await admit(estimate: size)
         let fetched = try await warmer.bytes(origin, range: range)
         spent.add(fetched, ordering: .relaxed)
+        context.metrics?.recordPrefetched(fetched)
     }
 
     /// Waits while the origin's breaker is open; stops when the cache is near its limit.

@@ -52,7 +52,7 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .idle
             context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
             if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-            context.writeLastAndFlush(wrapOutboundOut(.end(nil)), keepAlive: answer.keepAlive)
+            context.writeLastAndFlush(wrapOutboundOut(.end(nil)), keepAlive: answer.keepAlive, logging: answer.log)
         case (.end, _):
             state = .idle
             context.fireChannelRead(data)

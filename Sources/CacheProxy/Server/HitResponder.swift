@@ -18,12 +18,17 @@ final class HitResponder {
         var head: HTTPResponseHead
         var body: IOData?
         var keepAlive: Bool
+        /// The access log's record of the response, appended once it is written; nil when the
+        /// access log is off.
+        var log: AccessLog.Pending?
     }
 
     /// A request target seen before: the entry key it names, and whether a hit may be served
     /// for it at all (an allowed host, and not a playlist by its name).
     private struct Target {
         let uri: String
+        /// The origin URL it names, for the access log.
+        let origin: String
         let key: String
         let isServable: Bool
     }
@@ -66,6 +71,7 @@ final class HitResponder {
         allocator: ByteBufferAllocator
     ) -> Answer? {
         let configuration = proxy.configuration
+        let started = proxy.accessLog == nil ? nil : ContinuousClock.now
         guard method == .GET || method == .HEAD, let target = target(of: uri), target.isServable,
               let (file, facts) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
         else { return nil }
@@ -90,9 +96,17 @@ final class HitResponder {
         // entry is evicted now): count the hit and mark the entry used, without planning again.
         proxy.store.recordHit(key: target.key)
         proxy.counters.requestReceived()
+        let bodyBytes = plan.body?.length ?? 0
+        proxy.metrics?.recordResponse(route: .proxy, status: plan.status.code, cache: .hit, bodyBytes: bodyBytes)
+        var log: AccessLog.Pending?
+        if let accessLog = proxy.accessLog, let started {
+            log = AccessLog.Pending(log: accessLog, record: AccessLogRecord(
+                method: method, target: uri, url: target.origin, status: plan.status.code, bodyBytes: bodyBytes, cache: .hit, started: started,
+                firstByte: nil, ended: started))
+        }
         let framing = ResponseFraming.apply(to: &plan.headers, version: version, keepAlive: keepAlive, isHead: isHead)
         return Answer(head: HTTPResponseHead(version: version, status: plan.status, headers: plan.headers), body: body,
-                      keepAlive: framing.keepAlive)
+                      keepAlive: framing.keepAlive, log: log)
     }
 
     /// What a request target names, parsed once per distinct target of the connection.
@@ -101,7 +115,7 @@ final class HitResponder {
         guard case .proxy(let origin, let directives)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget),
               directives.isEmpty
         else { return nil }
-        let target = Target(uri: uri, key: proxy.store.key(for: origin.string),
+        let target = Target(uri: uri, origin: origin.string, key: proxy.store.key(for: origin.string),
                                isServable: proxy.allows(origin) && !PlaylistDetection.hasPlaylistExtension(origin))
         lastTarget = target
         return target

@@ -52,6 +52,7 @@ enum ProxyServer {
                     // Before every handler that answers a request (new routes are guarded by default).
                     try pipeline.addHandler(RequestGuardHandler(gate: gate))
                     try pipeline.addHandler(CacheHitHandler(responder: responder))
+                    context.connections.add(channel)
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
             }

@@ -138,10 +138,10 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         head.writeStaticString("\r\n")
         guard let body = answer.body else {
-            context.writeLastAndFlush(wrapOutboundOut(.byteBuffer(head)), keepAlive: answer.keepAlive)
+            context.writeLastAndFlush(wrapOutboundOut(.byteBuffer(head)), keepAlive: answer.keepAlive, logging: answer.log)
             return
         }
         context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
-        context.writeLastAndFlush(wrapOutboundOut(body), keepAlive: answer.keepAlive)
+        context.writeLastAndFlush(wrapOutboundOut(body), keepAlive: answer.keepAlive, logging: answer.log)
     }
 }

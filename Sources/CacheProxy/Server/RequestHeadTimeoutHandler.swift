@@ -12,6 +12,11 @@ import NIOHTTP1
 /// and once they have left it starts over once more. An idle connection is so closed after
 /// `timeout`, or after at most twice that when its last response was still leaving; never
 /// sooner. (A client that stops reading is `WriteStallHandler`'s.)
+///
+/// Knowing when a connection owes no response, it also drains it when the proxy shuts down
+/// gracefully (``DrainConnection``): at once when idle, else once its last response is flushed,
+/// it closes its side of the connection, which waits for the bytes still queued (the client gets
+/// every response whole), and the client's close ends the connection.
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -32,6 +37,10 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     private var endsWritten = 0
     /// Told of every response end, so the raw-bytes hit path knows when the HTTP side is done.
     private let fence: ResponseFence
+    /// The proxy is shutting down: close once no response is owed.
+    private var draining = false
+    /// A response end was written while draining and owing nothing more: close after the flush.
+    private var closesAfterFlush = false
 
     init(timeout: TimeAmount, fence: ResponseFence) {
         self.timeout = timeout
@@ -47,6 +56,9 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         // raw bytes, its response already queued): the wait for the next head starts now.
         if event is RawRequestAnswered {
             arm(context)
+        } else if event is DrainConnection {
+            draining = true
+            if endsWritten == headsReceived { context.close(mode: .output, promise: nil) }
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -76,9 +88,20 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         if case .end = unwrapOutboundIn(data) {
             endsWritten += 1
             fence.responseEnded()
-            if endsWritten == headsReceived { arm(context) }
+            if endsWritten == headsReceived {
+                arm(context)
+                closesAfterFlush = draining
+            }
         }
         context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        if closesAfterFlush {
+            closesAfterFlush = false
+            context.close(mode: .output, promise: nil)
+        }
     }
 
     private func arm(_ context: ChannelHandlerContext) {

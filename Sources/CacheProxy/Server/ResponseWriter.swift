@@ -18,6 +18,14 @@ final class ResponseWriter {
     private(set) var headSentAt: ContinuousClock.Instant?
     /// The playback session whose traffic this response is, if any: its body bytes count there.
     var session: SessionTraffic?
+    /// The status of the head sent, for the access log and the metrics.
+    private(set) var status: HTTPResponseStatus?
+    /// The body bytes written so far.
+    private(set) var bodyBytes: UInt64 = 0
+    /// How the response used the cache, told by the responder that served an origin resource.
+    var cache: CacheOutcome?
+    /// The origin URL the request names, as fetched, for the access log.
+    var origin: String?
     /// A HEAD response of unknown length: NIO's encoder, which does not know the request was a
     /// HEAD here, would frame it as chunked and write a terminator; the response ends with the
     /// connection instead.
@@ -46,6 +54,7 @@ final class ResponseWriter {
     /// written, or here when it cannot be handed to the connection.
     func sendBody(_ body: IOData) async throws {
         session?.recordServed(UInt64(body.readableBytes))
+        bodyBytes += UInt64(body.readableBytes)
         do {
             try await outbound.write(.body(body))
         } catch {
@@ -64,6 +73,7 @@ final class ResponseWriter {
         let head = makeHead(status: status, headers: headers)
         if let body, !isHead {
             session?.recordServed(UInt64(body.readableBytes))
+            bodyBytes += UInt64(body.readableBytes)
             try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
         } else {
             try await outbound.write(contentsOf: [.head(head), .end(nil)])
@@ -83,6 +93,7 @@ final class ResponseWriter {
     private func makeHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
         headSent = true
         headSentAt = .now
+        self.status = status
         var headers = headers
         let framing = ResponseFraming.apply(to: &headers, version: version, keepAlive: keepAlive, isHead: isHead)
         keepAlive = framing.keepAlive

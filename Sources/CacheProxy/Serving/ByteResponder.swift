@@ -36,7 +36,10 @@ struct ByteResponder {
         let key = store.key(for: origin.string)
         let reader = store.reader(for: key)
         let session = FetchSession(context: context, origin: origin, key: key, session: self.session)
-        defer { session.end() }
+        defer {
+            session.end()
+            writer.cache = session.outcome
+        }
         var facts = EntryFacts(reader.file)
         if facts.isPlaylist { return .isPlaylist }
         var range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)

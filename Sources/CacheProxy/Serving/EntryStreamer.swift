@@ -77,6 +77,7 @@ struct EntryStreamer {
     /// a full cache slows nothing down and breaks no response.
     private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
         context.noteStoreHasNoRoom()
+        session.passesThrough()
         do {
             try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
                                               lane: lane) { chunk in

@@ -12,6 +12,10 @@ final class FetchSession {
     let key: String
     private let ownership: FetchOwnership
     private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
+    /// How the response used the cache: what its first claim found (a response that claims
+    /// nothing is answered from what the cache knows), and whether it had to pass bytes through.
+    private(set) var outcome = CacheOutcome.hit
+    private var hasClaimed = false
 
     init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?) {
         self.context = context
@@ -31,6 +35,10 @@ final class FetchSession {
         } catch {
             throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")
         }
+        if !hasClaimed {
+            hasClaimed = true
+            outcome = CacheOutcome(plan: claim.plan)
+        }
         for fill in claim.fills {
             let (upstream, origin, ownership) = (context.upstream, origin, ownership)
             guard let task = context.fetches.start({ await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
@@ -48,6 +56,11 @@ final class FetchSession {
             if let error = await fetch.task.value { return error }
         }
         return nil
+    }
+
+    /// The store had no room: the rest of the response streams from the origin unstored.
+    func passesThrough() {
+        outcome = outcome.passingThrough
     }
 
     /// The response is over: fetches it started go on only while little is left of them.

@@ -12,6 +12,8 @@ struct RequestRouter: Sendable {
     /// the request carried (read for POST only), nil when it was over the limit.
     func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async -> Bool {
         context.counters.requestReceived()
+        let started = ContinuousClock.now
+        defer { context.recordExchange(request, writer: writer, started: started) }
         do {
             try await route(request, body: body, writer: writer)
             return true
@@ -85,10 +87,18 @@ struct RequestRouter: Sendable {
             }
         }
         switch route {
+        case .proxy(let origin, let directives), .sessionProxy(_, let origin, let directives):
+            writer.origin = origin.appendingQuery(directives.query).string
+        default:
+            break
+        }
+        switch route {
         case .prefetch:
             try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
         case .status:
             try await StatusResponder(context: context).respond(writer: writer)
+        case .metrics:
+            try await MetricsResponder(context: context).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
         case .downloads:

@@ -30,6 +30,7 @@ struct SessionPlaylistResponder {
         } catch let error as UpstreamError {
             throw ProxyFailure(error)
         }
+        writer.cache = CacheOutcome(playlist: loaded.source, directives: directives)
         if loaded.source == .origin { engine.traffic.recordFetched(UInt64(loaded.body.count)) }
         guard let playlist = loaded.playlist else {
             try await send(loaded.body, playlist: nil, url: loaded.url, contentType: loaded.contentType, writer: writer)

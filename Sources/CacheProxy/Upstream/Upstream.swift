@@ -20,12 +20,15 @@ final class Upstream: Sendable {
     private let store: CacheStore
     private let configuration: CacheProxyConfiguration
     private let counters: ProxyCounters
+    private let metrics: ProxyMetrics?
     private let logger: Logger
 
-    init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, counters: ProxyCounters, logger: Logger) {
+    init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, counters: ProxyCounters,
+         metrics: ProxyMetrics?, logger: Logger) {
         self.store = store
         self.configuration = configuration
         self.counters = counters
+        self.metrics = metrics
         self.logger = logger
         express = UpstreamLane(kind: .express, capacity: configuration.expressConcurrency)
         segments = UpstreamLane(kind: .segment, capacity: configuration.segmentConcurrency)
@@ -77,10 +80,15 @@ final class Upstream: Sendable {
         request.headers.add(name: "Accept-Encoding", value: "identity")
         if let range { request.headers.add(name: "Range", value: range) }
         counters.upstreamRequestStarted()
+        metrics?.recordUpstreamRequest(lane: lane)
+        let sent = ContinuousClock.now
         do {
             let response = try await originGuard.execute(
                 request, to: origin, client: client(lane), deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger)
-            breakers.recordSuccess(origin.authority)
+            metrics?.recordUpstreamResponse(lane: lane, after: .now - sent)
+            if breakers.recordSuccess(origin.authority) {
+                logger.notice("circuit breaker closed: the origin answers again", metadata: ["origin": "\(origin.authority)"])
+            }
             return response
         } catch is CancellationError {
             breakers.recordAbandoned(origin.authority)
@@ -89,7 +97,10 @@ final class Upstream: Sendable {
             breakers.recordAbandoned(origin.authority)
             throw refusal
         } catch {
-            breakers.recordFailure(origin.authority)
+            if breakers.recordFailure(origin.authority) {
+                logger.notice("circuit breaker opened: the origin is unreachable, requests fail at once until it is tried again",
+                              metadata: ["origin": "\(origin.authority)", "retryAfter": "\(configuration.breaker.coolDown)"])
+            }
             logger.debug("origin unreachable", metadata: ["url": "\(origin)", "error": "\(error)"])
             let reason = OriginFailureText.reason(error, origin: origin, timeouts: configuration.timeouts)
             breakers.noteFailure(reason, for: origin.authority)

@@ -2,14 +2,17 @@ import ArgumentParser
 import CacheProxy
 import CacheStore
 import Logging
+import ServiceLifecycle
 import SparseFile
+import UnixSignals
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// `sparsecache serve`: runs the HLS caching proxy until SIGINT or SIGTERM.
+/// `sparsecache serve`: runs the HLS caching proxy, as a service in a swift-service-lifecycle
+/// `ServiceGroup`, until SIGINT or SIGTERM shut it down gracefully.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -17,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Players use http://127.0.0.1:PORT/proxy?url=<percent-encoded http(s) URL>. Playlists come back \
             rewritten through the proxy; everything is cached in the store directory and served offline. \
-            Prints "listening on http://HOST:PORT" on standard output once ready; stops cleanly on SIGINT or SIGTERM.
+            Prints "listening on http://HOST:PORT" on standard output once ready. On SIGINT or SIGTERM it stops \
+            accepting connections, lets the responses in flight finish (up to --shutdown-grace seconds), saves \
+            the cache's index and exits 0.
             """)
 
     @Option(help: "The port to listen on (0 picks a free one).") var port = 9000
@@ -50,14 +55,33 @@ struct ServeCommand: AsyncParsableCommand {
     var durability = DurabilityArgument(.none)
     @Option(name: .customLong("log-level"), help: "The least important messages logged.")
     var logLevel = LogLevelArgument(.info)
+    @Option(name: .customLong("public-url"),
+            help: "The URL players reach the proxy at (behind a front, on a LAN): the base of every URL written into playlists and session answers.")
+    var publicURL: String?
+    @Option(help: "Prometheus metrics at GET /metrics.")
+    var metrics = SwitchArgument.on
+    @Option(name: .customLong("access-log"), help: "One key=value line per request on standard error, at info level.")
+    var accessLog = SwitchArgument.on
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds the responses in flight may take to finish after SIGINT or SIGTERM.")
+    var shutdownGrace: Double = 10
+
+    func validate() throws {
+        guard shutdownGrace >= 0, shutdownGrace <= 3600 else {
+            throw ValidationError("--shutdown-grace takes 0 to 3600 seconds")
+        }
+    }
 
     func run() async throws {
         let level = logLevel.value
+        // glibc re-reads /etc/localtime for every timestamp while TZ is unset; one is logged per request.
+        setenv("TZ", ":/etc/localtime", 0)
+        let standardError = BufferedStandardError()
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: standardError.stream)
             handler.logLevel = level
             return handler
         }
+        defer { standardError.flush() }
         let logger = Logger(label: "sparsecache.serve")
         let directory = cacheDirectory.path
         let createdDirectory = try DefaultCacheDirectory.create(directory)
@@ -79,6 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.segmentConcurrency = segmentConcurrency
         configuration.expressConcurrency = expressConcurrency
         if let threads { configuration.threads = threads }
+        configuration.publicURL = publicURL
+        configuration.recordsMetrics = metrics.isOn
+        configuration.writesAccessLog = accessLog.isOn
+        configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1000))
         let proxy: CacheProxy
         do {
             proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)
@@ -95,19 +123,23 @@ struct ServeCommand: AsyncParsableCommand {
             ServeStartup.removeCreatedDirectory(createdDirectory)
             throw CommandFailure(code: .failure, message: ServeStartup.bindFailure(error))
         }
-        writeToStandardOutput("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
-        writeToStandardOutput(ServeStartup.banner(ProxyAddress(host: host, port: port), store: store))
-        try await withThrowingTaskGroup { group in
-            group.addTask { try await proxy.run() }
-            group.addTask {
-                if let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM]) {
-                    logger.info("stopping", metadata: ["signal": "\(signal)"])
-                    proxy.shutdown()
-                }
+        let address = ProxyAddress(host: host, port: port)
+        writeToStandardOutput("listening on \(address.base)\n")
+        writeToStandardOutput(ServeStartup.banner(address, store: store))
+        var services = ServiceGroupConfiguration(
+            services: [.init(service: proxy, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // The proxy ends its own drain at the grace period; this only bounds the clean-up after it.
+        services.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + .seconds(10)
+        do {
+            try await withThrowingDiscardingTaskGroup { tasks in
+                tasks.addTask { await standardError.flushPeriodically() }
+                try await ServiceGroup(configuration: services).run()
+                tasks.cancelAll()
             }
-            // run() returns once shut down; the signal waiter then has nothing left to wait for.
-            try await group.next()
-            group.cancelAll()
+        } catch {
+            try? store.close()
+            throw CommandFailure(code: .failure, message: "the proxy stopped: \(error)")
         }
         do {
             try store.close()

@@ -29,6 +29,7 @@ struct ProxyHarness {
         storeSize: UInt64 = 256 << 20,
         directory: TemporaryDirectory = TemporaryDirectory("proxy"),
         storeDirectory: String? = nil,
+        logger: Logger? = nil,
         _ body: (ProxyHarness) async throws -> Void
     ) async throws {
         let store = try CacheStore.open(at: storeDirectory ?? directory.path, configuration: CacheStoreConfiguration(
@@ -38,8 +39,11 @@ struct ProxyHarness {
         configuration.threads = 2
         configuration.breaker = CircuitBreakerConfiguration(failureThreshold: 3, coolDown: .milliseconds(300))
         configure(&configuration)
-        var logger = Logger(label: "test.proxy")
-        logger.logLevel = .error
+        let logger = logger ?? {
+            var logger = Logger(label: "test.proxy")
+            logger.logLevel = .error
+            return logger
+        }()
         let proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)
         let origin = if let origin { origin } else { try await TestOrigin.start() }
         var clientConfiguration = HTTPClient.Configuration()

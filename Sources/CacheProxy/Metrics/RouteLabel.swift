@@ -1,0 +1,54 @@
+/// The `route` label of `sparsecache_requests_total`: what a request asked of the proxy,
+/// told from its path alone, so that refused requests (a bad `url`, an unknown session) count
+/// under the route they were meant for.
+enum RouteLabel: Int, CaseIterable, Sendable {
+    /// `/proxy?url=...`: a player's request through the cache.
+    case proxy
+    /// A session's playlists and media (`/sessions/ID/index.m3u8`, `/sessions/ID/proxy?url=...`).
+    case session
+    /// Opening, listing, reading and closing sessions.
+    case sessions
+    case prefetch
+    /// Downloads of whole presentations (`/downloads`, `/downloads/ID`).
+    case downloads
+    case status
+    case metrics
+    /// Anything else (404).
+    case other
+
+    var name: String {
+        switch self {
+        case .proxy: "proxy"
+        case .session: "session"
+        case .sessions: "sessions"
+        case .prefetch: "prefetch"
+        case .downloads: "downloads"
+        case .status: "status"
+        case .metrics: "metrics"
+        case .other: "other"
+        }
+    }
+
+    init(target: String) {
+        let path = target.utf8.prefix { $0 != UInt8(ascii: "?") }
+        func starts(_ prefix: String) -> Bool { path.starts(with: prefix.utf8) }
+        func ends(_ suffix: String) -> Bool { path.reversed().starts(with: suffix.utf8.reversed()) }
+        if path.elementsEqual("/proxy".utf8) {
+            self = .proxy
+        } else if starts("/sessions/"), ends("/index.m3u8") || ends("/proxy") {
+            self = .session
+        } else if path.elementsEqual("/sessions".utf8) || starts("/sessions/") {
+            self = .sessions
+        } else if path.elementsEqual("/prefetch".utf8) {
+            self = .prefetch
+        } else if path.elementsEqual("/downloads".utf8) || starts("/downloads/") {
+            self = .downloads
+        } else if path.elementsEqual("/status".utf8) || path.elementsEqual("/debug/status".utf8) {
+            self = .status
+        } else if path.elementsEqual("/metrics".utf8) {
+            self = .metrics
+        } else {
+            self = .other
+        }
+    }
+}
