@@ -40,7 +40,7 @@ struct AccessLogTests {
             _ = try await harness.get("/a.mp4", headers: [("Range", "bytes=10-19")])
             let connection = try RawConnection(port: harness.port)
             let target = String(harness.proxyURL("/a.mp4").dropFirst("http://127.0.0.1:\(harness.port)".count))
-            connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-99\r\n\r\n")
+            connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(harness.port)\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-99\r\n\r\n")
             #expect(await connection.readResponse(timeout: .seconds(10))?.status == 206)
             _ = try await harness.get("/a.mp4", method: .HEAD)
             _ = try await harness.fetch("http://127.0.0.1:\(harness.port)/status")

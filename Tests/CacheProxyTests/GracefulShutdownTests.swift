@@ -83,7 +83,7 @@ struct GracefulShutdownTests {
         let serve = try ServeProcess(["--cache-dir", directory.path, "--shutdown-grace", "1"])
         let stalled = try RawConnection(port: serve.port, receiveBufferSize: 16 * 1024)
         let target = "/proxy?url=" + percentEncoded(Self.origin)
-        stalled.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+        stalled.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(serve.port)\r\n\r\n")
         // A second request on another connection proves the first was read before the signal.
         let client = Self.client()
         var probe = HTTPClientRequest(url: "http://127.0.0.1:\(serve.port)\(target)")

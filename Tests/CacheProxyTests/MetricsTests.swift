@@ -42,7 +42,7 @@ struct MetricsTests {
             #expect(try await harness.get("/a.mp4", headers: [("Range", "bytes=0-999")]).status == 206)  // a hit from raw bytes
             let notPlain = try RawConnection(port: harness.port)  // a hit behind the HTTP decoder
             notPlain.send("GET \(harness.proxyURL("/a.mp4").dropFirst("http://127.0.0.1:\(harness.port)".count)) HTTP/1.1\r\n"
-                          + "Host: x\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-99\r\n\r\n")
+                          + "Host: 127.0.0.1:\(harness.port)\r\nConnection: keep-alive, x-other\r\nRange: bytes=0-99\r\n\r\n")
             #expect(await notPlain.readResponse(timeout: .seconds(10))?.status == 206)
             #expect(try await harness.fetch("http://127.0.0.1:\(harness.port)/nothing-here").status == 404)
             let after = try await MetricsScrape.fetch(harness)

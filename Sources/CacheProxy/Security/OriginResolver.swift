@@ -34,6 +34,9 @@ package struct OriginResolver: Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0, let list else {
+            if status == EAI_NONAME {
+                throw UpstreamError(.unreachable, OriginFailureText.unresolvable(host))
+            }
             throw UpstreamError(.unreachable, "\(host) could not be resolved: \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }

@@ -18,14 +18,16 @@ enum OriginFailureText {
         let authority = origin.authority
         if let connection = error as? NIOConnectionError {
             if connection.connectionErrors.isEmpty, connection.dnsAError != nil || connection.dnsAAAAError != nil {
-                return "the host name \(origin.host) does not resolve (check the URL, or this machine's DNS)"
+                return unresolvable(origin.host)
             }
             if let first = connection.connectionErrors.first {
                 return reason(first.error, origin: origin, timeouts: timeouts)
             }
         }
+        // The origin guard resolves names itself and words its own failures.
+        if let upstream = error as? UpstreamError { return upstream.message }
         if error is SocketAddressError {
-            return "the host name \(origin.host) does not resolve (check the URL, or this machine's DNS)"
+            return unresolvable(origin.host)
         }
         if let io = error as? IOError {
             switch io.errnoCode {
@@ -52,6 +54,10 @@ enum OriginFailureText {
             return tlsFailure(origin)
         }
         return "\(authority) could not be reached"
+    }
+
+    static func unresolvable(_ host: String) -> String {
+        "the host name \(host) does not resolve (check the URL, or this machine's DNS)"
     }
 
     private static func tlsFailure(_ origin: OriginURL) -> String {
