@@ -197,7 +197,7 @@ for workload in $workloads; do
             else
                 best=${nginx_runs[round]}
             fi
-            ratios="$ratios $(awk -v a="${proxy_runs[round]}" -v b="$best" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')"
+            ratios="$ratios $(awk -v a="${proxy_runs[round]}" -v b="$best" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
         done
         echo "  sparsecache / $([ "$workload" = segment ] && echo "faster Varnish" || echo "nginx static") per round:$ratios"
         unset runs
@@ -230,7 +230,7 @@ for workload in $workloads; do
             baseline=${rate[$workload,$connections,nginx]}
             goal="x nginx static"
         fi
-        ratio=$(awk -v a="$proxy" -v b="$baseline" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
+        ratio=$(awk -v a="$proxy" -v b="$baseline" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
         verdict=PASS
         if [ "$workload" = segment ] || [ "$connections" -ge 16 ]; then
             awk -v r="$ratio" 'BEGIN { exit r >= 1.0 ? 0 : 1 }' || { verdict=FAIL; failed=$((failed + 1)); }
