@@ -225,6 +225,7 @@ public final class CacheProxy: Sendable {
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
         try? await running.group.shutdownGracefully()
+        context.mappedFiles.dropAll()
         context.accessLog?.finish()
         _ = await accessLogWritten
         logger.info("stopped")

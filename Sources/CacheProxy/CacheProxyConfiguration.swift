@@ -31,6 +31,9 @@ public struct CacheProxyConfiguration: Sendable {
     /// The largest piece of a body read from the cache and written to a client at once; a
     /// connection holds at most about this much memory. Default 256 KiB.
     public var responseChunkSize: Int
+    /// Which cache files hits are written from memory (a read-only mapping) rather than sent
+    /// with `sendfile`: on loopback the faster way for whole segments.
+    public var mappedFiles = MappedFiles()
     /// When a client goes away, a fetch it started is completed anyway when at most this many
     /// bytes are left (finishing a segment is cheaper than fetching it again later), and
     /// stopped otherwise. Default 8 MiB.
@@ -79,6 +82,19 @@ public struct CacheProxyConfiguration: Sendable {
     }
 
     /// Limits on untrusted input, from clients and from origins.
+    /// Small cache files mapped into memory for hits (see ``CacheProxyConfiguration/mappedFiles``).
+    /// The mapped pages are the page cache's: they count in the process's resident size
+    /// (`RssFile`), not in its own memory, and the kernel may reclaim them.
+    public struct MappedFiles: Sendable {
+        /// The bytes all mappings may take together; 0 maps nothing (every hit uses
+        /// `sendfile`). Default 32 MiB.
+        public var limit = 32 << 20
+        /// The largest cache file mapped (a segment, not a movie). Default 16 MiB.
+        public var largestFile = 16 << 20
+
+        public init() {}
+    }
+
     public struct Limits: Sendable {
         /// The request target (`/proxy?url=...`). Default 16 KiB target, 8 KiB URL.
         public var requestTarget: RequestTargetLimits

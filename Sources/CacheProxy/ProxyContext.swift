@@ -17,6 +17,7 @@ final class ProxyContext: Sendable {
     let downloads = DownloadManager()
     let storeRoomWarning = StoreRoomWarning()
     let heldFiles = HeldFiles()
+    let mappedFiles: MappedCacheFiles
     let allowList: HostAllowList?
     let logger: Logger
     let publicAddress: PublicAddress
@@ -34,6 +35,7 @@ final class ProxyContext: Sendable {
         self.configuration = configuration
         self.logger = logger
         counters = ProxyCounters()
+        mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit, largestFile: configuration.mappedFiles.largestFile)
         publicAddress = PublicAddress(configuration)
         metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info
@@ -50,5 +52,6 @@ extension ProxyContext {
     func noteStoreHasNoRoom() {
         storeRoomWarning.note(logger, freeBytes: store.space.freeBytes)
         heldFiles.releaseRemoved(from: store)
+        mappedFiles.dropRemoved(from: store)
     }
 }

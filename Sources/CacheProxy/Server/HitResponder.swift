@@ -5,8 +5,9 @@ import NIOHTTP1
 import SparseFile
 
 /// Answers a request for bytes the cache holds entirely, on the event loop: no task, no hop.
-/// Bytes verified before are sent from the cache file with `sendfile`, whatever their size;
-/// others are read (and so verified) into the buffer that is written, up to one chunk. Anything
+/// Bytes verified before are written from the file's mapping when it is a small file
+/// (``MappedCacheFiles``), and sent from the cache file with `sendfile` otherwise, whatever
+/// their size; others are read (and so verified) into the buffer that is written, up to one chunk. Anything
 /// else gets no answer here, and goes to the asynchronous path.
 ///
 /// One per connection, shared by the handler that reads plain requests from the raw bytes
@@ -81,7 +82,10 @@ final class HitResponder {
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
         if let bytes = plan.body {
-            if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
+            if let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
+                body = .byteBuffer(buffer)
+                reader.recordServed(bytes.length)
+            } else if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {

@@ -49,5 +49,13 @@ struct SizeArgument: ExpressibleByArgument {
         return size
     }
 
+    /// Any size, 0 included. For `@Option(transform:)`.
+    static func any(_ argument: String) throws -> SizeArgument {
+        guard let size = SizeArgument(argument: argument) else {
+            throw ValidationError("not a size; write e.g. 32MiB, or 0")
+        }
+        return size
+    }
+
     static var defaultCompletionKind: CompletionKind { .default }
 }

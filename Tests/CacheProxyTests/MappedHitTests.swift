@@ -1,0 +1,133 @@
+import CacheProxy
+import Foundation
+import Testing
+import TestSupport
+
+/// Hits on small cache files are written from a read-only mapping of the file
+/// (`CacheProxyConfiguration.mappedFiles`). The mapping must serve exactly the bytes `sendfile`
+/// would, map only what qualifies, stay within its limit, and let go of a file the store removed.
+/// The proxy runs in the test's process, so `/proc/self/maps` shows what it mapped.
+@Suite("Hits written from mapped cache files", .timeLimit(.minutes(2)))
+struct MappedHitTests {
+    static let segment = TestBytes(seed: 77).bytes(0, 2_000_000)
+
+    /// The files under `directory` mapped in this process now, "(deleted)" ones included.
+    static func mappedFiles(under directory: String) throws -> Set<String> {
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        return Set(maps.split(separator: "\n").compactMap { line in
+            guard let slash = line.firstIndex(of: "/") else { return nil }
+            let path = String(line[slash...])
+            return path.hasPrefix(directory + "/") ? path : nil
+        })
+    }
+
+    @Test("A whole segment and ranges of it are written from the file's mapping, byte for byte")
+    func hitsComeFromTheMapping() async throws {
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(directory: directory) { harness in
+            harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
+            #expect(try await harness.get("/a.ts").body == Self.segment)  // the miss fills the file
+            #expect(try Self.mappedFiles(under: directory.path).isEmpty, "a miss is not served from a mapping")
+            for _ in 0..<3 {
+                let hit = try await harness.get("/a.ts")
+                #expect(hit.status == 200 && sameBytes(hit.body, Self.segment))
+            }
+            #expect(try Self.mappedFiles(under: directory.path).count == 1)
+            let range = try await harness.get("/a.ts", headers: [("Range", "bytes=1000000-1065535")])
+            #expect(range.status == 206 && sameBytes(range.body, Array(Self.segment[1_000_000..<1_065_536])))
+            let tail = try await harness.get("/a.ts", headers: [("Range", "bytes=-10")])
+            #expect(tail.status == 206 && tail.body == Array(Self.segment.suffix(10)))
+        }
+        #expect(try Self.mappedFiles(under: directory.path).isEmpty, "a stopped proxy unmaps everything")
+    }
+
+    @Test("Nothing is mapped with a limit of 0, for a file above largestFile, or for a partly cached file",
+          arguments: ["limit 0", "large file", "partial"])
+    func whatIsNotMapped(_ case: String) async throws {
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(configure: { configuration in
+            if `case` == "limit 0" { configuration.mappedFiles.limit = 0 }
+            if `case` == "large file" { configuration.mappedFiles.largestFile = 1 << 20 }
+        }, directory: directory) { harness in
+            harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
+            let headers = `case` == "partial" ? [("Range", "bytes=0-99999")] : []
+            let expected = `case` == "partial" ? Array(Self.segment[0..<100_000]) : Self.segment
+            for _ in 0..<3 {
+                let response = try await harness.get("/a.ts", headers: headers)
+                #expect(sameBytes(response.body, expected))
+            }
+            #expect(try Self.mappedFiles(under: directory.path).isEmpty)
+        }
+    }
+
+    @Test("The mappings stay within their limit, least recently used first out")
+    func limitHolds() async throws {
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 5 << 20 }, directory: directory) { harness in
+            let bodies = (0..<4).map { TestBytes(seed: UInt64(100 + $0)).bytes(0, 2_000_000) }
+            for (index, body) in bodies.enumerated() {
+                harness.origin.set("/\(index).ts", .init(body, contentType: "video/mp2t"))
+                _ = try await harness.get("/\(index).ts")
+            }
+            for round in 0..<2 {
+                for (index, body) in bodies.enumerated() {
+                    let hit = try await harness.get("/\(index).ts")
+                    #expect(sameBytes(hit.body, body), "round \(round), file \(index)")
+                    #expect(try Self.mappedFiles(under: directory.path).count <= 2, "two files of 2 MB fit in 5 MiB")
+                }
+            }
+        }
+    }
+
+    @Test("A file the store removed is unmapped, so its blocks are freed")
+    func removedFileIsUnmapped() async throws {
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(directory: directory) { harness in
+            harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
+            harness.origin.set("/b.ts", .init(Array(Self.segment.reversed()), contentType: "video/mp2t"))
+            _ = try await harness.get("/a.ts")
+            _ = try await harness.get("/a.ts")
+            let mapped = try Self.mappedFiles(under: directory.path)
+            try #require(mapped.count == 1)
+            _ = try harness.store.remove(key: harness.store.key(for: harness.origin.url("/a.ts")))
+            // Any later hit looks at the store's entries again.
+            _ = try await harness.get("/b.ts")
+            _ = try await harness.get("/b.ts")
+            let after = try Self.mappedFiles(under: directory.path)
+            #expect(after.allSatisfy { !$0.hasSuffix("(deleted)") } && after.isDisjoint(with: mapped), "\(after)")
+            #expect(try await harness.get("/a.ts").body == Self.segment, "fetched again")
+        }
+    }
+
+    @Test("Many connections hitting a file while it is removed and fetched again always get its bytes")
+    func hitsDuringRemoval() async throws {
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 3 << 20 }) { harness in
+            let bodies = (0..<2).map { TestBytes(seed: UInt64(200 + $0)).bytes(0, 1_500_000) }
+            for (index, body) in bodies.enumerated() {
+                harness.origin.set("/\(index).ts", .init(body, contentType: "video/mp2t"))
+            }
+            let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<8 {
+                    group.addTask {
+                        var wrong = 0
+                        for request in 0..<20 {
+                            let index = (client + request) % bodies.count
+                            let response = try await harness.get("/\(index).ts")
+                            if response.status != 200 || !sameBytes(response.body, bodies[index]) { wrong += 1 }
+                        }
+                        return wrong
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<20 {
+                        _ = try? harness.store.remove(key: harness.store.key(for: harness.origin.url("/0.ts")))
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                    return 0
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(wrong == 0)
+        }
+    }
+}
