@@ -21,6 +21,21 @@ struct MappedHitTests {
         })
     }
 
+    /// Hits `path` (checking its bytes) until its file is mapped: a file is mapped once its
+    /// fill is committed, which may come a little after the miss's response ended. The files
+    /// under `directory` mapped then.
+    static func hitUntilMapped(_ harness: ProxyHarness, _ path: String, _ body: [UInt8], under directory: String) async throws -> Set<String> {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let hit = try await harness.get(path)
+            try #require(hit.status == 200 && sameBytes(hit.body, body))
+            let mapped = try mappedFiles(under: directory)
+            if !mapped.isEmpty { return mapped }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return []
+    }
+
     @Test("A whole segment and ranges of it are written from the file's mapping, byte for byte")
     func hitsComeFromTheMapping() async throws {
         let directory = TemporaryDirectory("mapped")
@@ -28,11 +43,11 @@ struct MappedHitTests {
             harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
             #expect(try await harness.get("/a.ts").body == Self.segment)  // the miss fills the file
             #expect(try Self.mappedFiles(under: directory.path).isEmpty, "a miss is not served from a mapping")
+            #expect(try await Self.hitUntilMapped(harness, "/a.ts", Self.segment, under: directory.path).count == 1)
             for _ in 0..<3 {
                 let hit = try await harness.get("/a.ts")
                 #expect(hit.status == 200 && sameBytes(hit.body, Self.segment))
             }
-            #expect(try Self.mappedFiles(under: directory.path).count == 1)
             let range = try await harness.get("/a.ts", headers: [("Range", "bytes=1000000-1065535")])
             #expect(range.status == 206 && sameBytes(range.body, Array(Self.segment[1_000_000..<1_065_536])))
             let tail = try await harness.get("/a.ts", headers: [("Range", "bytes=-10")])
@@ -86,8 +101,7 @@ struct MappedHitTests {
             harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
             harness.origin.set("/b.ts", .init(Array(Self.segment.reversed()), contentType: "video/mp2t"))
             _ = try await harness.get("/a.ts")
-            _ = try await harness.get("/a.ts")
-            let mapped = try Self.mappedFiles(under: directory.path)
+            let mapped = try await Self.hitUntilMapped(harness, "/a.ts", Self.segment, under: directory.path)
             try #require(mapped.count == 1)
             _ = try harness.store.remove(key: harness.store.key(for: harness.origin.url("/a.ts")))
             // Any later hit looks at the store's entries again.
@@ -103,11 +117,13 @@ struct MappedHitTests {
     func slowClientKeepsTheMapping() async throws {
         // Larger than the kernel's socket buffers take at once (up to 4 MiB), within largestFile.
         let large = TestBytes(seed: 78).bytes(0, 12_000_000)
-        try await ProxyHarness.run { harness in
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(directory: directory) { harness in
             harness.origin.set("/a.ts", .init(large, contentType: "video/mp2t"))
             harness.origin.set("/b.ts", .init(Array(large.reversed()), contentType: "video/mp2t"))
             _ = try await harness.get("/a.ts")
             _ = try await harness.get("/b.ts")
+            try #require(try await Self.hitUntilMapped(harness, "/a.ts", large, under: directory.path).count == 1)
             let slow = try RawConnection(port: harness.port, receiveBufferSize: 16 * 1024)
             let target = String(harness.proxyURL("/a.ts").dropFirst("http://\(harness.host)".count))
             #expect(slow.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n"))
@@ -123,11 +139,13 @@ struct MappedHitTests {
 
     @Test("Hits in flight on many connections when their file is removed and unmapped all get its bytes")
     func hitsDuringRemoval() async throws {
-        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 3 << 20 }) { harness in
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 3 << 20 }, directory: directory) { harness in
             let body = TestBytes(seed: 200).bytes(0, 1_500_000)
             harness.origin.set("/a.ts", .init(body, contentType: "video/mp2t"))
             let key = harness.store.key(for: harness.origin.url("/a.ts"))
             _ = try await harness.get("/a.ts")
+            try #require(try await Self.hitUntilMapped(harness, "/a.ts", body, under: directory.path).count == 1)
             // Each round removes the file once while 8 connections hit it; the round ends when
             // every response has (the file fetched again, and mapped again, by the hits that
             // came after the removal), so no removal falls on a fill, which it would cut short.

@@ -17,6 +17,8 @@ final class Mapping: @unchecked Sendable {
     let key: String
     let descriptorGeneration: UInt64
     let address: UnsafeMutableRawPointer
+    /// Where in the file the mapping starts, and how many bytes it covers.
+    let fileOffset: Int
     let length: Int
     var lastUse: UInt64 = 0
     /// The live buffers over it.
@@ -24,11 +26,12 @@ final class Mapping: @unchecked Sendable {
     /// Dropped from its cache: unmapped once no buffer is over it; no new buffer is made.
     var isRetired = false
 
-    init(file: SparseFile, key: String, descriptorGeneration: UInt64, address: UnsafeMutableRawPointer, length: Int) {
+    init(file: SparseFile, key: String, descriptorGeneration: UInt64, address: UnsafeMutableRawPointer, fileOffset: Int, length: Int) {
         self.file = file
         self.key = key
         self.descriptorGeneration = descriptorGeneration
         self.address = address
+        self.fileOffset = fileOffset
         self.length = length
     }
 }
@@ -86,9 +89,6 @@ enum MappedBufferLedger {
         }
         if unused { munmap(mapping.address, mapping.length) }
     }
-
-    /// How many buffers over mappings are alive (for tests).
-    static var liveBuffers: Int { state.withLock { $0.buffers.values.reduce(0) { $0 + $1.count } } }
 
     private static func owns(_ pointer: UnsafeMutableRawPointer) -> Bool {
         state.withLock { $0.buffers[UInt(bitPattern: pointer)] != nil }

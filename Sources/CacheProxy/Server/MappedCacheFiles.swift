@@ -62,10 +62,10 @@ final class MappedCacheFiles: Sendable {
             mapping.lastUse = state.useCounter
             return mapping
         }
-        guard let mapping = found ?? map(file, key: key, for: bytes, generation: run.descriptorGeneration),
-              start <= mapping.length, count <= mapping.length - start
+        guard let mapping = found ?? map(file, key: key, generation: run.descriptorGeneration),
+              start >= mapping.fileOffset, start - mapping.fileOffset <= mapping.length - count
         else { return nil }
-        return MappedBufferLedger.buffer(over: mapping, offset: start, count: count)
+        return MappedBufferLedger.buffer(over: mapping, offset: start - mapping.fileOffset, count: count)
     }
 
     /// Unmaps every mapping of a file the store no longer holds, once its buffers are gone.
@@ -100,22 +100,26 @@ final class MappedCacheFiles: Sendable {
         for mapping in all { MappedBufferLedger.retire(mapping) }
     }
 
-    /// The bytes mapped now.
-    var mappedBytes: Int { state.withLock { $0.mappedBytes } }
-
-    /// Maps `file` when it qualifies, making room among the least recently used mappings.
-    private func map(_ file: SparseFile, key: String, for bytes: ByteRange, generation: UInt64) -> Mapping? {
-        guard file.isComplete, !file.hasUncommittedChanges,
-              let region = file.verifiedRegion(for: bytes), region.descriptorGeneration == generation
+    /// Maps the data of `file` when it qualifies, making room among the least recently used
+    /// mappings. The data of a file written in order lies in one run after its header and
+    /// checksums (Docs/FORMAT.md); only that run, from the page holding its first byte, is mapped.
+    private func map(_ file: SparseFile, key: String, generation: UInt64) -> Mapping? {
+        guard file.isComplete, !file.hasUncommittedChanges, let contentLength = file.contentLength,
+              contentLength <= UInt64(min(largestFile, limit)), let whole = ByteRange(offset: 0, length: contentLength),
+              let run = file.verifiedRun(for: whole), run.descriptorGeneration == generation,
+              let region = file.verifiedRegion(for: whole), region.descriptorGeneration == generation
         else { return nil }
         let descriptor = region.takeDescriptor()
         defer { close(descriptor) }
+        let page = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let windowStart = run.fileOffset / page * page
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0, status.st_size <= off_t(min(largestFile, limit)),
-              let length = Int(exactly: status.st_size),
-              let address = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED
+        guard fstat(descriptor, &status) == 0, let fileOffset = Int(exactly: windowStart),
+              let length = Int(exactly: run.fileOffset + contentLength - windowStart),
+              status.st_size >= off_t(fileOffset + length),
+              let address = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, off_t(fileOffset)), address != MAP_FAILED
         else { return nil }
-        let mapping = Mapping(file: file, key: key, descriptorGeneration: generation, address: address, length: length)
+        let mapping = Mapping(file: file, key: key, descriptorGeneration: generation, address: address, fileOffset: fileOffset, length: length)
         let (kept, evicted) = state.withLock { state -> (Mapping?, [Mapping]) in
             // Another connection may have mapped it meanwhile: keep one.
             if let existing = state.mappings[ObjectIdentifier(file)], existing.file === file,
