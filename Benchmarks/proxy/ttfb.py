@@ -19,7 +19,7 @@ RANGE_LENGTH = 262144
 def first_byte(host, port, target):
     start = time.perf_counter()
     with socket.create_connection((host, port)) as sock:
-        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nRange: bytes=0-{RANGE_LENGTH - 1}\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nRange: bytes=0-{RANGE_LENGTH - 1}\r\nConnection: close\r\n\r\n".encode())
         response = sock.recv(1)
         elapsed = time.perf_counter() - start
         while chunk := sock.recv(65536):
