@@ -62,4 +62,20 @@ struct PlaylistLoader {
         return Loaded(body: fetched.body, playlist: PlaylistCache.parse(fetched.body, url: fetched.finalURL), url: fetched.finalURL,
                       contentType: fetched.head.metadata.contentType, source: .origin)
     }
+
+    /// A playlist a player asked for, loaded as every playlist response loads it: on the express
+    /// lane, a stale copy when the origin fails, an origin failure as the response's error, and
+    /// how the cache answered noted on `writer`.
+    static func loadForPlayer(
+        _ origin: OriginURL, directives: DeliveryDirectives, context: ProxyContext, writer: ResponseWriter
+    ) async throws -> Loaded {
+        let loaded: Loaded
+        do {
+            loaded = try await PlaylistLoader(context: context, lane: .express).load(origin, directives: directives, allowsStale: true)
+        } catch let error as UpstreamError {
+            throw ProxyFailure(error)
+        }
+        writer.cache = CacheOutcome(playlist: loaded.source, directives: directives)
+        return loaded
+    }
 }

@@ -15,13 +15,7 @@ struct PlaylistResponder {
     let context: ProxyContext
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let loaded: PlaylistLoader.Loaded
-        do {
-            loaded = try await PlaylistLoader(context: context, lane: .express).load(origin, directives: directives, allowsStale: true)
-        } catch let error as UpstreamError {
-            throw ProxyFailure(error)
-        }
-        writer.cache = CacheOutcome(playlist: loaded.source, directives: directives)
+        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, writer: writer)
         if loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) {
             // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
             let store = context.store

@@ -24,13 +24,7 @@ struct SessionPlaylistResponder {
 
     /// A playlist the session's playlists name (a variant's or a rendition's media playlist).
     func respond(origin: OriginURL, directives: DeliveryDirectives, writer: ResponseWriter) async throws {
-        let loaded: PlaylistLoader.Loaded
-        do {
-            loaded = try await PlaylistLoader(context: context, lane: .express).load(origin, directives: directives, allowsStale: true)
-        } catch let error as UpstreamError {
-            throw ProxyFailure(error)
-        }
-        writer.cache = CacheOutcome(playlist: loaded.source, directives: directives)
+        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, writer: writer)
         if loaded.source == .origin { engine.traffic.recordFetched(UInt64(loaded.body.count)) }
         guard let playlist = loaded.playlist else {
             try await send(loaded.body, playlist: nil, url: loaded.url, contentType: loaded.contentType, writer: writer)
