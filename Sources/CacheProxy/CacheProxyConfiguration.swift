@@ -31,8 +31,8 @@ public struct CacheProxyConfiguration: Sendable {
     /// The largest piece of a body read from the cache and written to a client at once; a
     /// connection holds at most about this much memory. Default 256 KiB.
     public var responseChunkSize: Int
-    /// Which cache files hits are written from memory (a read-only mapping) rather than sent
-    /// with `sendfile`: on loopback the faster way for whole segments.
+    /// How much of the cache hits may be written from memory (read-only mappings of the cache
+    /// files) rather than sent with `sendfile`: on loopback the faster way.
     public var mappedFiles = MappedFiles()
     /// When a client goes away, a fetch it started is completed anyway when at most this many
     /// bytes are left (finishing a segment is cheaper than fetching it again later), and
@@ -82,15 +82,15 @@ public struct CacheProxyConfiguration: Sendable {
     }
 
     /// Limits on untrusted input, from clients and from origins.
-    /// Small cache files mapped into memory for hits (see ``CacheProxyConfiguration/mappedFiles``).
+    /// Cache files mapped into memory for hits (see ``CacheProxyConfiguration/mappedFiles``).
     /// The mapped pages are the page cache's: they count in the process's resident size
     /// (`RssFile`), not in its own memory, and the kernel may reclaim them.
     public struct MappedFiles: Sendable {
-        /// The bytes all mappings may take together; 0 maps nothing (every hit uses
-        /// `sendfile`). Default 32 MiB.
+        /// The resident bytes the mappings may bring into the process together (counted as
+        /// the bytes written from each since it was made, at most its length); past it the
+        /// least recently used are unmapped. A response larger than a quarter of it is sent with
+        /// `sendfile`. 0 maps nothing (every hit uses `sendfile`). Default 32 MiB.
         public var limit = 32 << 20
-        /// The largest cache file mapped (a segment, not a movie). Default 16 MiB.
-        public var largestFile = 16 << 20
 
         public init() {}
     }

@@ -35,7 +35,7 @@ final class ProxyContext: Sendable {
         self.configuration = configuration
         self.logger = logger
         counters = ProxyCounters()
-        mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit, largestFile: configuration.mappedFiles.largestFile)
+        mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
         publicAddress = PublicAddress(configuration)
         metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info

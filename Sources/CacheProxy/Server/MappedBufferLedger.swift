@@ -9,8 +9,8 @@ import Synchronization
 
 /// A cache file mapped read-only by ``MappedCacheFiles``.
 ///
-/// `lastUse` is read and written only under `MappedCacheFiles`' lock, `references` and
-/// `isRetired` only under ``MappedBufferLedger``'s; the rest never changes.
+/// `lastUse` and `touched` are read and written only under `MappedCacheFiles`' lock,
+/// `references` and `isRetired` only under ``MappedBufferLedger``'s; the rest never changes.
 final class Mapping: @unchecked Sendable {
     let file: SparseFile
     /// The store key of the file, to tell when the store no longer holds it.
@@ -21,6 +21,12 @@ final class Mapping: @unchecked Sendable {
     let fileOffset: Int
     let length: Int
     var lastUse: UInt64 = 0
+    /// The 64 KiB pieces of the mapping written from so far: a fault maps the pages around
+    /// it up to that size, so these bound the pages the mapping brought into the process's
+    /// resident set.
+    private(set) var touched: [UInt64]
+    private(set) var resident = 0
+    static let pieceSize = 64 * 1024
     /// The live buffers over it.
     var references = 0
     /// Dropped from its cache: unmapped once no buffer is over it; no new buffer is made.
@@ -33,6 +39,22 @@ final class Mapping: @unchecked Sendable {
         self.address = address
         self.fileOffset = fileOffset
         self.length = length
+        touched = Array(repeating: 0, count: (length / Self.pieceSize + 64) / 64)
+    }
+
+    /// Marks `count` bytes from `offset` (in the mapping) as written from; returns how many
+    /// bytes that adds to ``resident``.
+    func touch(_ count: Int, at offset: Int) -> Int {
+        guard count > 0 else { return 0 }
+        var added = 0
+        for piece in offset / Self.pieceSize...(offset + count - 1) / Self.pieceSize {
+            let (word, bit) = (piece / 64, UInt64(1) << UInt64(piece % 64))
+            guard touched[word] & bit == 0 else { continue }
+            touched[word] |= bit
+            added += min(Self.pieceSize, length - piece * Self.pieceSize)
+        }
+        resident += added
+        return added
     }
 }
 

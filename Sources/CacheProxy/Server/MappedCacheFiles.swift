@@ -8,64 +8,104 @@ import CacheStore
 import SparseFile
 import Synchronization
 
-/// Small cache files mapped into memory, so that a hit on them is written to the socket
-/// straight from the mapping: one copy, into the socket, with the response head in the same
-/// `writev`.
+/// Cache files mapped into memory, so that a hit is written to the socket straight from the
+/// mapping: one copy, into the socket, with the response head in the same `writev`.
 ///
 /// On loopback, where a player on the same device reads the proxy, this is faster than
-/// `sendfile` for whole segments (Docs/BENCHMARKS.md, "Whole segments against Varnish":
-/// `sendfile` splices the file's page-cache pages into the socket a pipe's worth at a time,
-/// and reading the body into a buffer first costs a second copy of every byte). Varnish serves
-/// from memory the same way.
+/// `sendfile`, for whole segments and for ranges alike (Docs/BENCHMARKS.md, "Whole segments
+/// against Varnish": `sendfile` splices the file's page-cache pages into the socket a pipe's
+/// worth at a time, and reading the body into a buffer first costs a second copy of every
+/// byte). Varnish serves from memory the same way.
 ///
-/// What may be mapped: files of at most ``largestFile`` bytes, complete and committed (so that
-/// nothing in the process truncates them below a mapped byte), and only while the mappings
-/// together stay within ``limit`` bytes; a hit that does not qualify goes out with `sendfile`.
-/// Only bytes verified in this process are served from a mapping, as with `sendfile`. A mapping
-/// is dropped when its file leaves the store, so an evicted file's blocks are freed once the
-/// responses written from it are sent; it lives on until then, because a `ByteBuffer` made from
-/// it holds it (`MappedBufferLedger`).
+/// What may be mapped: files complete and committed (so that nothing in the process truncates
+/// them below a mapped byte) whose whole content this process verified and which lies in one
+/// run; only their data is mapped. Only bytes verified in this process are served, as with
+/// `sendfile`. A response larger than a quarter of ``limit`` goes out with `sendfile`.
+///
+/// What a mapping costs is the pages it brings into the process's resident set (the page
+/// cache's pages, which the kernel may reclaim, but which count in `RssFile`). Each mapping
+/// counts the 64 KiB pieces written from it since it was made: an upper bound of those pages.
+/// When the mappings together would pass ``limit``, the least recently used go, and a mapping
+/// past it on its own is made anew (its pages leave the resident set with it). A
+/// mapping is also dropped when its file leaves the store, so an evicted file's blocks are freed
+/// once the responses written from it are sent: a `ByteBuffer` made from a mapping keeps it
+/// until then (`MappedBufferLedger`).
 final class MappedCacheFiles: Sendable {
-    /// The bytes all mappings may take together; 0 maps nothing.
+    /// The resident bytes all mappings may bring in together; 0 maps nothing.
     let limit: Int
-    /// The largest file mapped.
-    let largestFile: Int
+    /// The most mappings at once (each holds address space and a descriptor's worth of kernel state).
+    static let maximumCount = 256
 
     private struct State {
         /// By the file's identity; `file` is compared too, so a recycled identifier never matches.
         var mappings: [ObjectIdentifier: Mapping] = [:]
-        var mappedBytes = 0
+        /// The sum of the mappings' `resident`.
+        var residentBytes = 0
         /// The store's entries revision when the mappings were last checked against it.
         var checkedRevision: UInt64 = .max
         var useCounter: UInt64 = 0
+
+        mutating func remove(_ mapping: Mapping) {
+            guard mappings[ObjectIdentifier(mapping.file)] === mapping else { return }
+            mappings[ObjectIdentifier(mapping.file)] = nil
+            residentBytes -= mapping.resident
+        }
     }
 
     private let state = Mutex(State())
 
-    init(limit: Int, largestFile: Int) {
+    init(limit: Int) {
         self.limit = limit
-        self.largestFile = largestFile
     }
 
     /// Original bytes `bytes` of `file` (the store's file for `key`), in a buffer over the
     /// file's mapping, when they are verified, in one run, and the file may be mapped; nil
     /// otherwise.
     func buffer(for bytes: ByteRange, of file: SparseFile, key: String, store: CacheStore) -> ByteBuffer? {
-        guard limit > 0, let run = file.verifiedRun(for: bytes), let start = Int(exactly: run.fileOffset),
-              let count = Int(exactly: bytes.length)
+        guard limit > 0, bytes.length <= UInt64(limit / 4), let run = file.verifiedRun(for: bytes),
+              let start = Int(exactly: run.fileOffset), let count = Int(exactly: bytes.length)
         else { return nil }
         dropRemoved(from: store)
-        let found = state.withLock { state -> Mapping? in
-            guard let mapping = state.mappings[ObjectIdentifier(file)], mapping.file === file,
-                  mapping.descriptorGeneration == run.descriptorGeneration else { return nil }
-            state.useCounter &+= 1
-            mapping.lastUse = state.useCounter
-            return mapping
+        for _ in 0..<2 {
+            let (found, retired) = state.withLock { state -> (Mapping?, [Mapping]) in
+                guard let mapping = state.mappings[ObjectIdentifier(file)], mapping.file === file,
+                      mapping.descriptorGeneration == run.descriptorGeneration else { return (nil, []) }
+                if mapping.resident + count > limit {
+                    // Past the limit on its own: made anew, its pages leave with the old one.
+                    state.remove(mapping)
+                    return (nil, [mapping])
+                }
+                return (mapping, account(count, at: start, to: mapping, in: &state))
+            }
+            for mapping in retired { MappedBufferLedger.retire(mapping) }
+            guard let mapping = found ?? map(file, key: key, generation: run.descriptorGeneration, count: count, at: start)
+            else { return nil }
+            guard start >= mapping.fileOffset, start - mapping.fileOffset <= mapping.length - count else { return nil }
+            // nil only when another connection retired the mapping meanwhile: look again.
+            if let buffer = MappedBufferLedger.buffer(over: mapping, offset: start - mapping.fileOffset, count: count) {
+                return buffer
+            }
         }
-        guard let mapping = found ?? map(file, key: key, generation: run.descriptorGeneration),
-              start >= mapping.fileOffset, start - mapping.fileOffset <= mapping.length - count
-        else { return nil }
-        return MappedBufferLedger.buffer(over: mapping, offset: start - mapping.fileOffset, count: count)
+        return nil
+    }
+
+    /// Counts `count` bytes at file offset `start` written from `mapping`, and takes out the
+    /// least recently used other mappings while all of them together pass the limit. What it
+    /// took out, to retire.
+    private func account(_ count: Int, at start: Int, to mapping: Mapping, in state: inout State) -> [Mapping] {
+        if start >= mapping.fileOffset, start - mapping.fileOffset <= mapping.length - count {
+            state.residentBytes += mapping.touch(count, at: start - mapping.fileOffset)
+        }
+        state.useCounter &+= 1
+        mapping.lastUse = state.useCounter
+        guard state.residentBytes > limit || state.mappings.count > Self.maximumCount else { return [] }
+        var taken: [Mapping] = []
+        for oldest in state.mappings.values.sorted(by: { $0.lastUse < $1.lastUse }) where oldest !== mapping {
+            guard state.residentBytes > limit || state.mappings.count > Self.maximumCount else { break }
+            state.remove(oldest)
+            taken.append(oldest)
+        }
+        return taken
     }
 
     /// Unmaps every mapping of a file the store no longer holds, once its buffers are gone.
@@ -80,10 +120,7 @@ final class MappedCacheFiles: Sendable {
         let removed = candidates.filter { store.reader(for: $0.key).file !== $0.file }
         guard !removed.isEmpty else { return }
         state.withLock { state in
-            for mapping in removed where state.mappings[ObjectIdentifier(mapping.file)] === mapping {
-                state.mappings[ObjectIdentifier(mapping.file)] = nil
-                state.mappedBytes -= mapping.length
-            }
+            for mapping in removed { state.remove(mapping) }
         }
         for mapping in removed { MappedBufferLedger.retire(mapping) }
     }
@@ -93,19 +130,20 @@ final class MappedCacheFiles: Sendable {
         let all = state.withLock { state -> [Mapping] in
             defer {
                 state.mappings = [:]
-                state.mappedBytes = 0
+                state.residentBytes = 0
             }
             return Array(state.mappings.values)
         }
         for mapping in all { MappedBufferLedger.retire(mapping) }
     }
 
-    /// Maps the data of `file` when it qualifies, making room among the least recently used
-    /// mappings. The data of a file written in order lies in one run after its header and
-    /// checksums (Docs/FORMAT.md); only that run, from the page holding its first byte, is mapped.
-    private func map(_ file: SparseFile, key: String, generation: UInt64) -> Mapping? {
+    /// Maps the data of `file` when it qualifies, and counts `count` bytes at file offset `start`
+    /// written from it. The
+    /// data of a file written in order lies in one run after its header and checksums
+    /// (Docs/FORMAT.md); only that run, from the page holding its first byte, is mapped.
+    private func map(_ file: SparseFile, key: String, generation: UInt64, count: Int, at start: Int) -> Mapping? {
         guard file.isComplete, !file.hasUncommittedChanges, let contentLength = file.contentLength,
-              contentLength <= UInt64(min(largestFile, limit)), let whole = ByteRange(offset: 0, length: contentLength),
+              let whole = ByteRange(offset: 0, length: contentLength),
               let run = file.verifiedRun(for: whole), run.descriptorGeneration == generation,
               let region = file.verifiedRegion(for: whole), region.descriptorGeneration == generation
         else { return nil }
@@ -120,33 +158,21 @@ final class MappedCacheFiles: Sendable {
               let address = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, off_t(fileOffset)), address != MAP_FAILED
         else { return nil }
         let mapping = Mapping(file: file, key: key, descriptorGeneration: generation, address: address, fileOffset: fileOffset, length: length)
-        let (kept, evicted) = state.withLock { state -> (Mapping?, [Mapping]) in
+        let (kept, retired) = state.withLock { state -> (Mapping, [Mapping]) in
             // Another connection may have mapped it meanwhile: keep one.
             if let existing = state.mappings[ObjectIdentifier(file)], existing.file === file,
-               existing.descriptorGeneration == generation {
-                return (existing, [mapping])
+               existing.descriptorGeneration == generation, existing.resident + count <= limit {
+                return (existing, [mapping] + account(count, at: start, to: existing, in: &state))
             }
-            var evicted: [Mapping] = []
-            if let stale = state.mappings.removeValue(forKey: ObjectIdentifier(file)) {
-                state.mappedBytes -= stale.length
-                evicted.append(stale)
+            var retired: [Mapping] = []
+            if let stale = state.mappings[ObjectIdentifier(file)] {
+                state.remove(stale)
+                retired.append(stale)
             }
-            let byAge = state.mappings.values.sorted { $0.lastUse < $1.lastUse }
-            var index = 0
-            while state.mappedBytes + length > limit, index < byAge.count {
-                let oldest = byAge[index]
-                index += 1
-                state.mappings[ObjectIdentifier(oldest.file)] = nil
-                state.mappedBytes -= oldest.length
-                evicted.append(oldest)
-            }
-            state.useCounter &+= 1
-            mapping.lastUse = state.useCounter
             state.mappings[ObjectIdentifier(file)] = mapping
-            state.mappedBytes += length
-            return (mapping, evicted)
+            return (mapping, retired + account(count, at: start, to: mapping, in: &state))
         }
-        for old in evicted { MappedBufferLedger.retire(old) }
+        for old in retired { MappedBufferLedger.retire(old) }
         return kept
     }
 }

@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "The least important messages logged.")
     var logLevel = LogLevelArgument(.info)
     @Option(name: .customLong("mapped-memory"), help: ArgumentHelp(
-        "Page-cache bytes of small cache files (up to 16 MiB each) kept mapped, so that hits on them are written from memory, faster than sendfile on loopback; 0 sends every hit with sendfile (default 32MiB): \(SizeArgument.rule).",
+        "Page-cache bytes the cache files mapped for hits may bring into memory: hits are written from the mappings, faster than sendfile on loopback; 0 sends every hit with sendfile (default 32MiB): \(SizeArgument.rule).",
         valueName: "size"), transform: SizeArgument.any)
     var mappedMemory: SizeArgument?
     @Option(name: .customLong("public-url"),
