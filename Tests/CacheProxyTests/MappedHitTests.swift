@@ -11,14 +11,37 @@ import TestSupport
 struct MappedHitTests {
     static let segment = TestBytes(seed: 77).bytes(0, 2_000_000)
 
+    /// A file of /proc/self, read to its end (its size is 0 to `stat`, which Foundation's
+    /// whole-file readers trust).
+    static func procFile(_ name: String) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/" + name))
+        defer { try? handle.close() }
+        return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+    }
+
     /// The files under `directory` mapped in this process now, "(deleted)" ones included.
     static func mappedFiles(under directory: String) throws -> Set<String> {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let maps = try procFile("maps")
         return Set(maps.split(separator: "\n").compactMap { line in
             guard let slash = line.firstIndex(of: "/") else { return nil }
             let path = String(line[slash...])
             return path.hasPrefix(directory + "/") ? path : nil
         })
+    }
+
+    /// The resident bytes (`Rss` in /proc/self/smaps) of the mappings of files under `directory`.
+    static func residentBytes(under directory: String) throws -> Int {
+        var total = 0
+        var counting = false
+        for line in try procFile("smaps").split(separator: "\n") {
+            // A mapping's header starts with its address range ("7f12...-7f13... r--s ...").
+            if let address = line.split(separator: " ").first, address.contains("-"), address.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                counting = line.firstIndex(of: "/").map { line[$0...].hasPrefix(directory + "/") } ?? false
+            } else if counting, line.hasPrefix("Rss:") {
+                total += (Int(line.split(separator: " ")[1]) ?? 0) * 1024
+            }
+        }
+        return total
     }
 
     /// Hits `path` (checking its bytes) until its file is mapped: a file is mapped once its
@@ -56,13 +79,13 @@ struct MappedHitTests {
         #expect(try Self.mappedFiles(under: directory.path).isEmpty, "a stopped proxy unmaps everything")
     }
 
-    @Test("Nothing is mapped with a limit of 0, for a file above largestFile, or for a partly cached file",
-          arguments: ["limit 0", "large file", "partial"])
+    @Test("Nothing is mapped with a limit of 0, for a response over a quarter of the limit, or for a partly cached file",
+          arguments: ["limit 0", "large response", "partial"])
     func whatIsNotMapped(_ case: String) async throws {
         let directory = TemporaryDirectory("mapped")
         try await ProxyHarness.run(configure: { configuration in
             if `case` == "limit 0" { configuration.mappedFiles.limit = 0 }
-            if `case` == "large file" { configuration.mappedFiles.largestFile = 1 << 20 }
+            if `case` == "large response" { configuration.mappedFiles.limit = 4 << 20 }
         }, directory: directory) { harness in
             harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
             let headers = `case` == "partial" ? [("Range", "bytes=0-99999")] : []
@@ -78,19 +101,51 @@ struct MappedHitTests {
     @Test("The mappings stay within their limit, least recently used first out")
     func limitHolds() async throws {
         let directory = TemporaryDirectory("mapped")
-        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 5 << 20 }, directory: directory) { harness in
-            let bodies = (0..<4).map { TestBytes(seed: UInt64(100 + $0)).bytes(0, 2_000_000) }
+        let limit = 10 << 20
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = limit }, directory: directory) { harness in
+            let bodies = (0..<6).map { TestBytes(seed: UInt64(100 + $0)).bytes(0, 2_000_000) }
             for (index, body) in bodies.enumerated() {
                 harness.origin.set("/\(index).ts", .init(body, contentType: "video/mp2t"))
                 _ = try await harness.get("/\(index).ts")
+            }
+            for (index, body) in bodies.enumerated() {
+                try #require(try await !Self.hitUntilMapped(harness, "/\(index).ts", body, under: directory.path).isEmpty)
             }
             for round in 0..<2 {
                 for (index, body) in bodies.enumerated() {
                     let hit = try await harness.get("/\(index).ts")
                     #expect(sameBytes(hit.body, body), "round \(round), file \(index)")
-                    #expect(try Self.mappedFiles(under: directory.path).count <= 2, "two files of 2 MB fit in 5 MiB")
+                    #expect(try Self.mappedFiles(under: directory.path).count <= 5, "five files of 2 MB fit in 10 MiB, six do not")
+                    #expect(try Self.residentBytes(under: directory.path) <= limit)
                 }
             }
+            let mapped = try Self.mappedFiles(under: directory.path)
+            #expect(mapped.count >= 2, "the files were mapped: \(mapped)")
+        }
+    }
+
+    @Test("Ranges all over a large file keep the mapping's resident pages within the limit")
+    func rangesOfALargeFile() async throws {
+        let directory = TemporaryDirectory("mapped")
+        let limit = 3 << 20
+        let movie = TestBytes(seed: 79).bytes(0, 12_000_000)
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = limit }, directory: directory) { harness in
+            harness.origin.set("/movie.mp4", .init(movie, contentType: "video/mp4"))
+            _ = try await harness.get("/movie.mp4")
+            var mapped = false
+            let deadline = ContinuousClock.now + .seconds(10)
+            for pass in 0..<2 {
+                for offset in stride(from: 0, to: movie.count - 65_536, by: 65_536) {
+                    let range = try await harness.get("/movie.mp4", headers: [("Range", "bytes=\(offset)-\(offset + 65_535)")])
+                    #expect(range.status == 206 && sameBytes(range.body, movie[offset..<offset + 65_536]), "pass \(pass), offset \(offset)")
+                    mapped = try mapped || !Self.mappedFiles(under: directory.path).isEmpty
+                    // One fault maps at most 64 KiB around it: a piece's worth of slack.
+                    let resident = try Self.residentBytes(under: directory.path)
+                    #expect(resident <= limit + 65_536, "\(resident) resident")
+                }
+                if !mapped && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(mapped, "ranges of a large file are written from its mapping")
         }
     }
 
@@ -115,10 +170,10 @@ struct MappedHitTests {
 
     @Test("A response waiting for a slow client keeps its mapping after the file is removed")
     func slowClientKeepsTheMapping() async throws {
-        // Larger than the kernel's socket buffers take at once (up to 4 MiB), within largestFile.
+        // Larger than the kernel's socket buffers take at once (up to 4 MiB), within a quarter of the limit.
         let large = TestBytes(seed: 78).bytes(0, 12_000_000)
         let directory = TemporaryDirectory("mapped")
-        try await ProxyHarness.run(directory: directory) { harness in
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 64 << 20 }, directory: directory) { harness in
             harness.origin.set("/a.ts", .init(large, contentType: "video/mp2t"))
             harness.origin.set("/b.ts", .init(Array(large.reversed()), contentType: "video/mp2t"))
             _ = try await harness.get("/a.ts")
@@ -140,7 +195,7 @@ struct MappedHitTests {
     @Test("Hits in flight on many connections when their file is removed and unmapped all get its bytes")
     func hitsDuringRemoval() async throws {
         let directory = TemporaryDirectory("mapped")
-        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 3 << 20 }, directory: directory) { harness in
+        try await ProxyHarness.run(directory: directory) { harness in
             let body = TestBytes(seed: 200).bytes(0, 1_500_000)
             harness.origin.set("/a.ts", .init(body, contentType: "video/mp2t"))
             let key = harness.store.key(for: harness.origin.url("/a.ts"))
