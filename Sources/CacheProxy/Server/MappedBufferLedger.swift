@@ -77,14 +77,14 @@ enum MappedBufferLedger {
     private static let allocator = ByteBufferAllocator(
         allocate: { malloc($0) },
         reallocate: { pointer, oldSize, newSize in
-            guard let pointer, MappedBufferLedger.owns(pointer) else { return realloc(pointer, newSize) }
+            guard let pointer, MappedBufferLedger.isOverMapping(pointer) else { return realloc(pointer, newSize) }
             let copy = malloc(newSize)
             if let copy { copy.copyMemory(from: pointer, byteCount: min(oldSize, newSize)) }
-            MappedBufferLedger.release(pointer)
+            _ = MappedBufferLedger.release(pointer)
             return copy
         },
         deallocate: { pointer in
-            if MappedBufferLedger.owns(pointer) { MappedBufferLedger.release(pointer) } else { free(pointer) }
+            if !MappedBufferLedger.release(pointer) { free(pointer) }
         },
         copy: { $0.copyMemory(from: $1, byteCount: $2) })
 
@@ -112,18 +112,22 @@ enum MappedBufferLedger {
         if unused { munmap(mapping.address, mapping.length) }
     }
 
-    private static func owns(_ pointer: UnsafeMutableRawPointer) -> Bool {
+    private static func isOverMapping(_ pointer: UnsafeMutableRawPointer) -> Bool {
         state.withLock { $0.buffers[UInt(bitPattern: pointer)] != nil }
     }
 
-    private static func release(_ pointer: UnsafeMutableRawPointer) {
-        let unmapped = state.withLock { state -> Mapping? in
+    /// Forgets a buffer over a mapping that starts at `pointer`, unmapping the mapping when it
+    /// was retired and this was its last buffer; false when no such buffer is alive (the memory
+    /// is the C heap's). One lock, as a buffer goes with every response written from a mapping.
+    private static func release(_ pointer: UnsafeMutableRawPointer) -> Bool {
+        let (known, unmapped) = state.withLock { state -> (Bool, Mapping?) in
             let key = UInt(bitPattern: pointer)
-            guard let entry = state.buffers[key] else { return nil }
+            guard let entry = state.buffers[key] else { return (false, nil) }
             state.buffers[key] = entry.count > 1 ? (entry.mapping, entry.count - 1) : nil
             entry.mapping.references -= 1
-            return entry.mapping.references == 0 && entry.mapping.isRetired ? entry.mapping : nil
+            return (true, entry.mapping.references == 0 && entry.mapping.isRetired ? entry.mapping : nil)
         }
         if let unmapped { munmap(unmapped.address, unmapped.length) }
+        return known
     }
 }
