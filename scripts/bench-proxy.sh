@@ -28,10 +28,8 @@ binary=$BINARY
 use_scratch_directory
 work=$WORK
 
-mkdir -p "$work/www"
-head -c $((2 * 1000 * 1000)) /dev/urandom >"$work/www/segment.ts"
-head -c $((200 * 1024 * 1024)) /dev/urandom >"$work/www/movie.mp4"
-big_size=$(stat -c %s "$work/www/movie.mp4")
+make_media_files "$work/www"
+big_size=$BIG_SIZE
 origin_port=$(free_port)
 start_nginx "$work/www" "$origin_port" "$work/nginx"
 start_proxy "$binary" "$work/cache" --max-size 1GiB

@@ -44,6 +44,15 @@ nginx_binary() {
     command -v nginx 2>/dev/null || echo /usr/sbin/nginx
 }
 
+# make_media_files DIR: the benchmarks' cached files, random bytes: a 2 MB segment (segment.ts)
+# and a 200 MB file (movie.mp4); sets BIG_SIZE to the latter's size.
+make_media_files() {
+    mkdir -p "$1"
+    head -c $((2 * 1000 * 1000)) /dev/urandom >"$1/segment.ts"
+    head -c $((200 * 1024 * 1024)) /dev/urandom >"$1/movie.mp4"
+    BIG_SIZE=$(stat -c %s "$1/movie.mp4")
+}
+
 # start_nginx ROOT PORT WORKDIR: serves ROOT on 127.0.0.1:PORT (static, sendfile, keep-alive);
 # sets NGINX_PID. NGINX_ACCESS_LOG=FILE logs "URI RANGE STATUS BYTES_SENT" per request;
 # NGINX_LIMIT_RATE=50k throttles every response (a slow origin).

@@ -43,10 +43,8 @@ work=$WORK
 VARNISH_PIDS=() CACHE_NGINX_PID=""
 trap 'stop_pids "$PROXY_PID" "${VARNISH_PIDS[@]}" "$CACHE_NGINX_PID" "$NGINX_PID"; rm -rf "$work"' EXIT
 
-mkdir -p "$work/www"
-head -c $((2 * 1000 * 1000)) /dev/urandom >"$work/www/segment.ts"
-head -c $((200 * 1024 * 1024)) /dev/urandom >"$work/www/movie.mp4"
-big_size=$(stat -c %s "$work/www/movie.mp4")
+make_media_files "$work/www"
+big_size=$BIG_SIZE
 origin_port=$(free_port)
 start_nginx "$work/www" "$origin_port" "$work/nginx"
 origin="http://127.0.0.1:$origin_port"
