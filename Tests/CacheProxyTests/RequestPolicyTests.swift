@@ -120,7 +120,10 @@ struct RequestPolicyTests {
         #expect(status(of: verdict(policy, method: "POST", target: "/prefetch", contentType: "application/json")) == 401)
         #expect(verdict(policy, target: "/proxy?url=x") == .pass(corsOrigin: nil))
         #expect(verdict(policy, target: "/sessions/s1/index.m3u8") == .pass(corsOrigin: nil))
-        guard case .refuse(let refusal) = verdict(policy, authorization: "Bearer wrong") else { return }
+        guard case .refuse(let refusal) = verdict(policy, authorization: "Bearer wrong") else {
+            Issue.record("a wrong token was not refused")
+            return
+        }
         #expect(refusal.challenge?.contains("invalid_token") == true)
     }
 
