@@ -40,6 +40,12 @@ public struct CacheProxyConfiguration: Sendable {
     public var orphanFetchLimit: UInt64
     /// Event loop threads. Default: the number of cores.
     public var threads: Int
+    /// Whether each event loop listens on the port itself (`SO_REUSEPORT`) and a new connection
+    /// goes to the loop of the CPU its client connected from, rather than to the loops in turn
+    /// from one listening socket. Only with more than one thread, on Linux. On loopback this keeps
+    /// the bytes of a response in one core's cache: 64 KiB range hits at 16 connections are
+    /// 1.1x faster and no longer halve in speed in some runs (Docs/BENCHMARKS.md). Default true.
+    public var steersConnectionsByCPU: Bool
     /// The base of every URL the proxy writes into playlists and session answers, as players
     /// reach it: `https://video.example.com` for a proxy behind a front, `http://192.168.1.20:9000`
     /// on a LAN. An http(s) URL, optionally with a path; no query. Requests may name its host in
@@ -75,6 +81,7 @@ public struct CacheProxyConfiguration: Sendable {
         responseChunkSize = 256 * 1024
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
+        steersConnectionsByCPU = true
         publicURL = nil
         recordsMetrics = true
         writesAccessLog = true
@@ -91,6 +98,13 @@ public struct CacheProxyConfiguration: Sendable {
         /// least recently used are unmapped. A response larger than a quarter of it is sent with
         /// `sendfile`. 0 maps nothing (every hit uses `sendfile`). Default 32 MiB.
         public var limit = 32 << 20
+        /// Responses up to this many body bytes go out with `sendfile` rather than from a mapping
+        /// when the client last ran on another CPU than the thread serving it: across cores the
+        /// client pulls every line the copy just wrote from the other core's cache, which in
+        /// some runs halves the speed of 64 KiB ranges, while `sendfile` writes nothing. Larger
+        /// bodies are copied wherever the client runs (measured: Docs/BENCHMARKS.md). 0 copies
+        /// every mapped response. Default 256 KiB.
+        public var crossCoreSendfileLimit = 256 << 10
 
         public init() {}
     }
