@@ -42,9 +42,12 @@ public struct CacheProxyConfiguration: Sendable {
     public var threads: Int
     /// Whether each event loop listens on the port itself (`SO_REUSEPORT`) and a new connection
     /// goes to the loop of the CPU its client connected from, rather than to the loops in turn
-    /// from one listening socket. Only with more than one thread, on Linux. On loopback this keeps
-    /// the bytes of a response in one core's cache: 64 KiB range hits at 16 connections are
-    /// 1.1x faster and no longer halve in speed in some runs (Docs/BENCHMARKS.md). Default true.
+    /// from one listening socket. Only with more than one thread, on Linux. It pays when clients
+    /// connect from the threads they then read on: a loop serving one client thread keeps the
+    /// bytes of its responses in one core's cache (64 KiB range hits 1.1x faster at 16
+    /// connections). A client that opens its connections in a burst before its threads settle
+    /// on their CPUs (wrk does) can land them all on one loop, which then serves every client
+    /// alone (0.7-0.8x); hence off by default (Docs/BENCHMARKS.md). Default false.
     public var steersConnectionsByCPU: Bool
     /// The base of every URL the proxy writes into playlists and session answers, as players
     /// reach it: `https://video.example.com` for a proxy behind a front, `http://192.168.1.20:9000`
@@ -81,7 +84,7 @@ public struct CacheProxyConfiguration: Sendable {
         responseChunkSize = 256 * 1024
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
-        steersConnectionsByCPU = true
+        steersConnectionsByCPU = false
         publicURL = nil
         recordsMetrics = true
         writesAccessLog = true

@@ -35,7 +35,10 @@ struct ConnectionSteeringTests {
     @Test("A client's connections all go to the event loop of the CPU it connects from",
           .enabled(if: PinnedThread.hasTwoCPUs, "needs CPUs 0 and 1"))
     func connectionsFollowTheirClientsCPU() async throws {
-        try await ProxyHarness.run(configure: { $0.threads = 2 }) { harness in
+        try await ProxyHarness.run(configure: {
+            $0.threads = 2
+            $0.steersConnectionsByCPU = true
+        }) { harness in
             let status = try #require(harness.proxy.status)
             #expect(status.listeners.steeredByCPU)
             let before = try Self.accepted(harness)
@@ -49,8 +52,9 @@ struct ConnectionSteeringTests {
         }
     }
 
-    @Test("With steering off, or one thread, there is one listening socket")
+    @Test("By default, with steering off, or with one thread, there is one listening socket")
     func oneSocketWithoutSteering() async throws {
+        #expect(!CacheProxyConfiguration().steersConnectionsByCPU, "off by default")
         for (threads, steering) in [(2, false), (1, true)] {
             try await ProxyHarness.run(configure: {
                 $0.threads = threads
@@ -67,7 +71,10 @@ struct ConnectionSteeringTests {
     @Test("A second proxy on the port of a steered one fails with addressInUse instead of sharing it",
           arguments: [true, false])
     func secondProxyOnTheSamePort(steering: Bool) async throws {
-        try await ProxyHarness.run(configure: { $0.threads = 2 }) { harness in
+        try await ProxyHarness.run(configure: {
+            $0.threads = 2
+            $0.steersConnectionsByCPU = true
+        }) { harness in
             let directory = TemporaryDirectory("second-proxy")
             let store = try CacheStore.open(at: directory.path, configuration: CacheStoreConfiguration(maximumSize: 16 << 20))
             defer { try? store.close() }

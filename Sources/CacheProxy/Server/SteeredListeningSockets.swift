@@ -16,8 +16,9 @@ import NIOCore
 /// two client threads, a 64 KiB range hit then costs the proxy 38-54 µs of CPU instead of
 /// 20-25 µs. A loop that serves the connections of one client thread ends up on that thread's
 /// core, and the bytes stay in its cache (Docs/BENCHMARKS.md, "Connections steered to their
-/// client's CPU"). Linux only; elsewhere, and where the kernel refuses the program, the caller
-/// keeps one listening socket.
+/// client's CPU"). The CPU is the one the client connected from, which is where it stays only
+/// when its threads have settled: opt-in (``CacheProxyConfiguration/steersConnectionsByCPU``).
+/// Linux only; elsewhere the proxy keeps one listening socket.
 enum SteeredListeningSockets {
     /// Whether this system can steer connections by CPU.
     static var isSupported: Bool {
