@@ -42,7 +42,6 @@ let package = Package(
             name: "CChecksum",
             dependencies: ["CXXHash"]
         ),
-        .target(name: "CCPULocality"),
         .target(
             name: "SparseFile",
             dependencies: ["CChecksum", "CZlib"],
@@ -70,7 +69,6 @@ let package = Package(
             dependencies: [
                 "CacheProxyParsing",
                 "CacheStore",
-                "CCPULocality",
                 "SparseFile",
                 "HLS",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -122,7 +120,6 @@ let package = Package(
             dependencies: ["CacheStore", "SparseFile", "TestSupport"],
             swiftSettings: strictSwift
         ),
-        .target(name: "CPinnedThread", path: "Tests/CPinnedThread"),
         .testTarget(
             name: "CacheProxyTests",
             dependencies: [
@@ -133,7 +130,6 @@ let package = Package(
                 "SparseFile",
                 "HLS",
                 "TestSupport",
-                "CPinnedThread",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -53,7 +53,7 @@ public final class CacheProxy: Sendable {
     private struct Running: Sendable {
         var context: ProxyContext
         var group: MultiThreadedEventLoopGroup
-        var listeners: ProxyListeners
+        var listener: ProxyServer.Listener
         var port: Int
     }
 
@@ -130,18 +130,17 @@ public final class CacheProxy: Sendable {
             }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
             let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
-            let listeners: ProxyListeners
+            let listener: ProxyServer.Listener
             do {
-                listeners = try await ProxyServer.bind(context: context, group: group)
+                listener = try await ProxyServer.bind(context: context, group: group)
             } catch {
                 await context.upstream.shutdown()
                 try? await group.shutdownGracefully()
                 finishBinding(.idle)
                 throw BindFailure.error(error, host: configuration.host, port: configuration.port)
             }
-            let port = listeners.port ?? configuration.port
+            let port = listener.channel.localAddress?.port ?? configuration.port
             context.listeningPort.withLock { $0 = port }
-            context.listeners.withLock { $0 = listeners }
             context.upstream.originGuard.listening(on: port)
             // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
             do {
@@ -149,11 +148,8 @@ public final class CacheProxy: Sendable {
             } catch {
                 logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
             }
-            finishBinding(.listening(Running(context: context, group: group, listeners: listeners, port: port)))
-            logger.info("listening", metadata: [
-                "address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)",
-                "sockets": "\(listeners.all.count)", "steered": "\(listeners.steered)",
-            ])
+            finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
+            logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
                 logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
                                metadata: ["host": "\(configuration.host)"])
@@ -184,54 +180,44 @@ public final class CacheProxy: Sendable {
             state = .serving(running)
             return running
         }
-        let listeners = running.listeners
+        let listener = running.listener
         let context = running.context
         let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
         async let accessLogWritten: Void? = context.accessLog?.run()
-        // The accept loops run in a task of their own, which cancelling `run()` does not cancel:
-        // each ends when its listening socket closes, after every connection accepted until then
-        // has been handed to a task that closes it. Cancelled, a loop would drop the connections
-        // still queued for it without closing them (SwiftNIO traps on such a connection). One
-        // ending for an error closes the other sockets: the proxy stops as a whole.
+        // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
+        // ends when the listener closes, after every connection accepted until then has been
+        // handed to a task that closes it. Cancelled, the loop would drop the connections still
+        // queued for it without closing them (SwiftNIO traps on such a connection).
         let accepting = Task {
-            await withDiscardingTaskGroup { acceptors in
-                for (index, listener) in listeners.all.enumerated() {
-                    acceptors.addTask {
-                        do {
-                            try await withThrowingDiscardingTaskGroup { connections in
-                                try await listener.executeThenClose { inbound in
-                                    for try await connection in inbound {
-                                        listeners.countAccepted(by: index)
-                                        connections.addTask { await handler.serve(connection) }
-                                    }
-                                }
-                                // The socket is closed: a graceful shutdown lets the responses in
-                                // flight finish first; then the connections still open are ended.
-                                if context.connections.isDraining {
-                                    await context.connections.waitUntilClosed(within: self.configuration.shutdownGracePeriod)
-                                }
-                                connections.cancelAll()
-                            }
-                        } catch {
-                            self.logger.debug("listener ended", metadata: ["error": "\(error)"])
-                            listeners.close()
-                        }
+            try await withThrowingDiscardingTaskGroup { connections in
+                try await listener.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        connections.addTask { await handler.serve(connection) }
                     }
                 }
+                // The listener is closed: a graceful shutdown lets the responses in flight
+                // finish first; then the connections still open are ended.
+                if context.connections.isDraining {
+                    await context.connections.waitUntilClosed(within: configuration.shutdownGracePeriod)
+                }
+                connections.cancelAll()
             }
         }
         await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                await accepting.value
-            } onCancel: {
-                listeners.close()
+            do {
+                try await withTaskCancellationHandler {
+                    try await accepting.value
+                } onCancel: {
+                    listener.channel.close(promise: nil)
+                }
+            } catch {
+                logger.debug("listener ended", metadata: ["error": "\(error)"])
             }
         } onGracefulShutdown: {
             self.shutdownGracefully()
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
-        running.context.listeners.withLock { $0 = nil }
         try? store.setControlAddress(nil)
         await running.context.sessions.shutdown()
         await running.context.downloads.shutdown()
@@ -253,18 +239,18 @@ public final class CacheProxy: Sendable {
         logger.info("shutting down: no new connections, the responses in flight may finish",
                     metadata: ["grace": "\(configuration.shutdownGracePeriod)"])
         running.context.connections.drain()
-        running.listeners.close()
+        running.listener.channel.close(promise: nil)
     }
 
     /// Stops accepting connections; ``run()`` then ends the open ones at once and returns.
     public func shutdown() {
-        let listeners = lifecycle.withLock { state -> ProxyListeners? in
+        let listener = lifecycle.withLock { state -> ProxyServer.Listener? in
             switch state {
-            case .listening(let running), .serving(let running): running.listeners
+            case .listening(let running), .serving(let running): running.listener
             case .idle, .binding, .stopped: nil
             }
         }
-        listeners?.close()
+        listener?.channel.close(promise: nil)
     }
 
     private var running: Running? {

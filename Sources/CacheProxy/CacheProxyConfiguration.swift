@@ -40,15 +40,6 @@ public struct CacheProxyConfiguration: Sendable {
     public var orphanFetchLimit: UInt64
     /// Event loop threads. Default: the number of cores.
     public var threads: Int
-    /// Whether each event loop listens on the port itself (`SO_REUSEPORT`) and a new connection
-    /// goes to the loop of the CPU its client connected from, rather than to the loops in turn
-    /// from one listening socket. Only with more than one thread, on Linux. It pays when clients
-    /// connect from the threads they then read on: a loop serving one client thread keeps the
-    /// bytes of its responses in one core's cache (64 KiB range hits 1.1x faster at 16
-    /// connections). A client that opens its connections in a burst before its threads settle
-    /// on their CPUs (wrk does) can land them all on one loop, which then serves every client
-    /// alone (0.7-0.8x); hence off by default (Docs/BENCHMARKS.md). Default false.
-    public var steersConnectionsByCPU: Bool
     /// The base of every URL the proxy writes into playlists and session answers, as players
     /// reach it: `https://video.example.com` for a proxy behind a front, `http://192.168.1.20:9000`
     /// on a LAN. An http(s) URL, optionally with a path; no query. Requests may name its host in
@@ -84,7 +75,6 @@ public struct CacheProxyConfiguration: Sendable {
         responseChunkSize = 256 * 1024
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
-        steersConnectionsByCPU = false
         publicURL = nil
         recordsMetrics = true
         writesAccessLog = true
@@ -101,13 +91,6 @@ public struct CacheProxyConfiguration: Sendable {
         /// least recently used are unmapped. A response larger than a quarter of it is sent with
         /// `sendfile`. 0 maps nothing (every hit uses `sendfile`). Default 32 MiB.
         public var limit = 32 << 20
-        /// Responses up to this many body bytes go out with `sendfile` rather than from a mapping
-        /// when the client last ran on another CPU than the thread serving it: across cores the
-        /// client pulls every line the copy just wrote from the other core's cache, which in
-        /// some runs halves the speed of 64 KiB ranges, while `sendfile` writes nothing. Larger
-        /// bodies are copied wherever the client runs (measured: Docs/BENCHMARKS.md). 0 copies
-        /// every mapped response. Default 256 KiB.
-        public var crossCoreSendfileLimit = 256 << 10
 
         public init() {}
     }

@@ -29,8 +29,6 @@ final class ProxyContext: Sendable {
     let startedAt = ContinuousClock.now
     /// The port the proxy listens on, once it does.
     let listeningPort = Mutex<Int?>(nil)
-    /// The listening sockets, once they are bound.
-    let listeners = Mutex<ProxyListeners?>(nil)
 
     init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, logger: Logger) {
         self.store = store

@@ -62,7 +62,7 @@ struct MappedHitTests {
     @Test("A whole segment and ranges of it are written from the file's mapping, byte for byte")
     func hitsComeFromTheMapping() async throws {
         let directory = TemporaryDirectory("mapped")
-        try await ProxyHarness.run(configure: { $0.mappedFiles.crossCoreSendfileLimit = 0 }, directory: directory) { harness in
+        try await ProxyHarness.run(directory: directory) { harness in
             harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
             #expect(try await harness.get("/a.ts").body == Self.segment)  // the miss fills the file
             #expect(try Self.mappedFiles(under: directory.path).isEmpty, "a miss is not served from a mapping")
@@ -129,11 +129,7 @@ struct MappedHitTests {
         let directory = TemporaryDirectory("mapped")
         let limit = 3 << 20
         let movie = TestBytes(seed: 79).bytes(0, 12_000_000)
-        // Every range copied from the mapping, wherever the client runs, for the bound to bite.
-        try await ProxyHarness.run(configure: {
-            $0.mappedFiles.limit = limit
-            $0.mappedFiles.crossCoreSendfileLimit = 0
-        }, directory: directory) { harness in
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = limit }, directory: directory) { harness in
             harness.origin.set("/movie.mp4", .init(movie, contentType: "video/mp4"))
             _ = try await harness.get("/movie.mp4")
             var mapped = false

@@ -39,7 +39,7 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let answer = responder.answer(
                 method: head.method, uri: head.uri, version: head.version, keepAlive: head.isKeepAlive,
                 range: head.headers.first(name: "range"), ifRange: head.headers.first(name: "if-range"),
-                channel: context.channel)
+                allocator: context.channel.allocator)
             {
                 state = .answering(answer)
             } else {

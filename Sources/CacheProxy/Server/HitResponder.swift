@@ -69,7 +69,7 @@ final class HitResponder {
     /// `ifRange` are the values of those headers.
     func answer(
         method: HTTPMethod, uri: String, version: HTTPVersion, keepAlive: Bool, range: String?, ifRange: String?,
-        channel: any Channel
+        allocator: ByteBufferAllocator
     ) -> Answer? {
         let configuration = proxy.configuration
         let started = proxy.accessLog == nil ? nil : ContinuousClock.now
@@ -82,15 +82,14 @@ final class HitResponder {
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
         if let bytes = plan.body {
-            if copiesFromMapping(bytes.length, to: channel),
-               let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
+            if let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
                 body = .byteBuffer(buffer)
                 reader.recordServed(bytes.length)
             } else if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {
-                guard let buffer = try? reader.readWhole(bytes, of: file, limit: configuration.responseChunkSize, allocator: channel.allocator) else {
+                guard let buffer = try? reader.readWhole(bytes, of: file, limit: configuration.responseChunkSize, allocator: allocator) else {
                     return nil
                 }
                 body = .byteBuffer(buffer)
@@ -112,14 +111,6 @@ final class HitResponder {
         let framing = ResponseFraming.apply(to: &plan.headers, version: version, keepAlive: keepAlive, isHead: isHead)
         return Answer(head: HTTPResponseHead(version: version, status: plan.status, headers: plan.headers), body: body,
                       keepAlive: framing.keepAlive, log: log)
-    }
-
-    /// Whether a body of `length` bytes is better copied from a mapping than sent with
-    /// `sendfile`: unless it is small and the client runs on another core
-    /// (``CacheProxyConfiguration/MappedFiles/crossCoreSendfileLimit``).
-    private func copiesFromMapping(_ length: UInt64, to channel: any Channel) -> Bool {
-        length > UInt64(max(proxy.configuration.mappedFiles.crossCoreSendfileLimit, 0))
-            || ClientLocality.sharesCPU(with: channel) != false
     }
 
     /// What a request target names, parsed once per distinct target of the connection.

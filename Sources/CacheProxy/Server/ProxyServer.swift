@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -12,9 +7,7 @@ enum ProxyServer {
     typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
     typealias Listener = NIOAsyncChannel<Connection, Never>
 
-    /// Binds the listening sockets: one per event loop, steered by the client's CPU, when the
-    /// configuration asks for it and the system can; otherwise one.
-    static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> ProxyListeners {
+    static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
         let configuration = context.configuration
         let policy = try configuration.security.requestPolicy(publicURL: configuration.publicURL)
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
@@ -26,63 +19,42 @@ enum ProxyServer {
         let headTimeout = TimeAmount(configuration.timeouts.requestHead)
         let stallTimeout = TimeAmount(configuration.timeouts.clientWriteStall)
         let chunk = max(configuration.responseChunkSize, 64 * 1024)
-        let backlog: Int32 = 1024
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { channel in
-            channel.eventLoop.makeCompletedFuture {
-                let pipeline = channel.pipeline.syncOperations
-                try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
-                let fileHandles = ConnectionFileHandles()
-                let responder = HitResponder(proxy: context, fileHandles: fileHandles)
-                context.heldFiles.add(responder, on: channel.eventLoop)
-                let fence = ResponseFence()
-                let gate = RequestGate(policy: policy, channel: channel)
-                let rawHits = RawHitHandler(
-                    responder: responder, fence: fence, gate: gate, counters: context.counters,
-                    headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
-                try pipeline.addHandler(fileHandles)
-                // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
-                try pipeline.addHandler(rawHits)
-                try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
-                try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
-                    leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
-                try pipeline.addHandler(HTTPServerPipelineHandler())
-                try pipeline.addHandler(HTTPServerProtocolErrorHandler())
-                // Below every handler that answers, so that it sees every response end.
-                try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
-                // Before every handler that answers a request (new routes are guarded by default).
-                try pipeline.addHandler(RequestGuardHandler(gate: gate))
-                try pipeline.addHandler(CacheHitHandler(responder: responder))
-                context.connections.add(channel)
-                return try Connection(wrappingChannelSynchronously: channel)
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            // Above a response chunk, so a cached range of up to one chunk is written without
+            // the connection turning unwritable and back; low enough to bound a slow client.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: chunk, high: 2 * chunk))
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
+                    let fileHandles = ConnectionFileHandles()
+                    let responder = HitResponder(proxy: context, fileHandles: fileHandles)
+                    context.heldFiles.add(responder, on: channel.eventLoop)
+                    let fence = ResponseFence()
+                    let gate = RequestGate(policy: policy, channel: channel)
+                    let rawHits = RawHitHandler(
+                        responder: responder, fence: fence, gate: gate, counters: context.counters,
+                        headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
+                    try pipeline.addHandler(fileHandles)
+                    // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
+                    try pipeline.addHandler(rawHits)
+                    try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
+                        leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
+                    try pipeline.addHandler(HTTPServerPipelineHandler())
+                    try pipeline.addHandler(HTTPServerProtocolErrorHandler())
+                    // Below every handler that answers, so that it sees every response end.
+                    try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
+                    // Before every handler that answers a request (new routes are guarded by default).
+                    try pipeline.addHandler(RequestGuardHandler(gate: gate))
+                    try pipeline.addHandler(CacheHitHandler(responder: responder))
+                    context.connections.add(channel)
+                    return try Connection(wrappingChannelSynchronously: channel)
+                }
             }
-        }
-        let bootstrap = { @Sendable (group: any EventLoopGroup) in
-            ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: backlog)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-                .childChannelOption(.maxMessagesPerRead, value: 16)
-                // Above a response chunk, so a cached range of up to one chunk is written without
-                // the connection turning unwritable and back; low enough to bound a slow client.
-                .childChannelOption(.writeBufferWaterMark, value: .init(low: chunk, high: 2 * chunk))
-        }
-        let loops = Array(group.makeIterator())
-        guard configuration.steersConnectionsByCPU, loops.count > 1, SteeredListeningSockets.isSupported else {
-            let listener = try await bootstrap(group).bind(host: configuration.host, port: configuration.port, childChannelInitializer: initializer)
-            return ProxyListeners([listener], steered: false)
-        }
-        let sockets = try SteeredListeningSockets.make(count: loops.count, host: configuration.host, port: configuration.port, backlog: backlog)
-        var listeners: [Listener] = []
-        do {
-            for (loop, socket) in zip(loops, sockets) {
-                listeners.append(try await bootstrap(loop).bind(socket, childChannelInitializer: initializer))
-            }
-        } catch {
-            for listener in listeners { try? await listener.channel.close() }
-            // The socket whose bind failed stays with SwiftNIO; the ones after it are still ours.
-            for socket in sockets.dropFirst(listeners.count + 1) { close(socket) }
-            throw error
-        }
-        return ProxyListeners(listeners, steered: true)
     }
 }

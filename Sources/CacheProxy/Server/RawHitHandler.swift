@@ -87,7 +87,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireChannelRead(wrapInboundOut(buffer))
                 return
             case .head(let head, let length):
-                if fence.isClear, gate.admitsRawHit(head), let answer = answer(head, channel: context.channel) {
+                if fence.isClear, gate.admitsRawHit(head), let answer = answer(head, allocator: context.channel.allocator) {
                     buffer.moveReaderIndex(forwardBy: length)
                     state = .reading(buffer)
                     send(answer, context: context)
@@ -115,10 +115,10 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         state = .reading(ByteBuffer())  // all read: the receive buffer goes back to the channel
     }
 
-    private func answer(_ head: RawRequestHead, channel: any Channel) -> HitResponder.Answer? {
+    private func answer(_ head: RawRequestHead, allocator: ByteBufferAllocator) -> HitResponder.Answer? {
         responder.answer(
             method: HTTPMethod(rawValue: head.method), uri: head.target, version: HTTPVersion(major: 1, minor: head.minorVersion),
-            keepAlive: head.keepAlive, range: head.range, ifRange: head.ifRange, channel: channel)
+            keepAlive: head.keepAlive, range: head.range, ifRange: head.ifRange, allocator: allocator)
     }
 
     /// Writes the response as SwiftNIO's encoder would: status line, header fields, body.

@@ -8,7 +8,6 @@ extension ProxyContext {
             return ProxyStatus.Lane(capacity: lane.capacity, active: snapshot.active, waiting: snapshot.waiting, completed: snapshot.completed)
         }
         let elapsed = ContinuousClock.now - startedAt
-        let listening = listeners.withLock { $0 }
         return ProxyStatus(
             version: CacheProxy.version,
             port: listeningPort.withLock { $0 } ?? configuration.port,
@@ -22,7 +21,6 @@ extension ProxyContext {
             express: lane(upstream.express),
             segment: lane(upstream.segments),
             traffic: counters.snapshot,
-            listeners: ProxyStatus.Listeners(steeredByCPU: listening?.steered ?? false, acceptedConnections: listening?.acceptedCounts ?? []),
             breakers: upstream.breakers.states,
             prefetch: prefetch.status,
             sessions: sessionStatuses)

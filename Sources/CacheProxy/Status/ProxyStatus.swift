@@ -60,15 +60,6 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         public var bytesPassedThrough: UInt64
     }
 
-    /// The listening sockets.
-    public struct Listeners: Sendable, Codable, Hashable {
-        /// Whether each event loop listens itself and a new connection goes to the loop of the
-        /// CPU its client connected from (``CacheProxyConfiguration/steersConnectionsByCPU``).
-        public var steeredByCPU: Bool
-        /// Connections each socket accepted since the proxy started, one count per socket.
-        public var acceptedConnections: [Int]
-    }
-
     public var version: String
     public var port: Int
     public var uptimeSeconds: Double
@@ -77,7 +68,6 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
     public var express: Lane
     public var segment: Lane
     public var traffic: Traffic
-    public var listeners: Listeners
     /// Origins whose circuit breaker is open or half-open, by authority.
     public var breakers: [String: String]
     /// The prefetch queue.

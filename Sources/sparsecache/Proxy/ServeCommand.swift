@@ -51,9 +51,6 @@ struct ServeCommand: AsyncParsableCommand {
     var expressConcurrency = 16
     @Option(help: "Event loop threads (default: one per core).")
     var threads: Int?
-    @Flag(name: .customLong("cpu-steering"),
-          help: "Give each new connection to the thread of the CPU its client connected from (each thread listens on the port; Linux, more than one thread): faster for clients that connect from the threads they read on, unbalanced for clients that open many connections at once.")
-    var cpuSteering = false
     @Option(help: "When cache files are synchronized to disk. A cache can afford none: a block lost to a power cut fails its checksum and is fetched again.")
     var durability = DurabilityArgument(.none)
     @Option(name: .customLong("log-level"), help: "The least important messages logged.")
@@ -110,7 +107,6 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.segmentConcurrency = segmentConcurrency
         configuration.expressConcurrency = expressConcurrency
         if let threads { configuration.threads = threads }
-        configuration.steersConnectionsByCPU = cpuSteering
         configuration.publicURL = publicURL
         if let mappedMemory { configuration.mappedFiles.limit = Int(clamping: mappedMemory.bytes) }
         configuration.recordsMetrics = metrics.isOn

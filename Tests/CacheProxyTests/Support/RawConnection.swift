@@ -6,9 +6,8 @@ import Darwin
 #endif
 
 /// A plain TCP connection to 127.0.0.1 for requests no HTTP client would send: garbage,
-/// oversized heads, a head sent a byte at a time, a client that never reads. Used by one task
-/// at a time; it may be made on another thread (one pinned to a CPU) and handed over.
-final class RawConnection: @unchecked Sendable {
+/// oversized heads, a head sent a byte at a time, a client that never reads.
+final class RawConnection {
     private let descriptor: Int32
     /// Bytes received and not yet returned by ``readResponse(timeout:)``.
     private var received: [UInt8] = []
