@@ -1,10 +1,11 @@
 -- wrk: checks every response against the file's own bytes, counting corrupt or short bodies
 -- and unexpected statuses, so that a benchmark counts only right answers (a fast error or an
 -- empty body would otherwise pass as throughput).
--- Arguments after --: FILE_PATH FILE_SIZE [COUNT]  64 KiB ranges, round robin over COUNT (64)
---                                                  offsets spread over the file, like ranges.lua;
---                                                  each must be a 206 with the bytes its
---                                                  Content-Range names
+-- Arguments after --: FILE_PATH FILE_SIZE [COUNT [LENGTH]]
+--                                                  ranges of LENGTH bytes (64 KiB), round robin
+--                                                  over COUNT (64) offsets spread over the file,
+--                                                  like ranges.lua; each must be a 206 with the
+--                                                  bytes its Content-Range names
 --                     FILE_PATH whole              GETs of the whole file; each must be a 200
 --                                                  with all of its bytes
 local offsets = dofile("Benchmarks/proxy/offsets.lua")
@@ -26,10 +27,11 @@ function init(args)
     if args[2] == "whole" then
         whole = file:read("*a")
     else
+        local length = tonumber(args[4] or "65536")
         for i, offset in ipairs(offsets(tonumber(args[2]), tonumber(args[3] or "64"))) do
-            ranges[i] = string.format("bytes=%d-%d", offset, offset + 65535)
+            ranges[i] = string.format("bytes=%d-%d", offset, offset + length - 1)
             file:seek("set", offset)
-            expected[offset] = file:read(65536)
+            expected[offset] = file:read(length)
         end
     end
     file:close()

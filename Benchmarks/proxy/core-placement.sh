@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Where the proxy's threads and its client run, and what it costs a cached hit: the proxy on
+# CPU 0 with its client (wrk) on CPU 0 too, or on CPU 1 (every response crosses cores), each
+# with hits written from the cache file's mapping (the default) and with `sendfile`
+# (--mapped-memory 0). Prints requests/s, the proxy's and the client's CPU time per request.
+#
+# This is how the "slow mode" of Docs/BENCHMARKS.md was traced: a copy into the socket costs
+# twice as much when the client reads it on the other core, in some periods of the machine
+# and not in others; the same core is always cheap.
+#
+# Usage: Benchmarks/proxy/core-placement.sh [SPARSECACHE_BINARY]  (default: a release build)
+# Environment: ROUNDS (2), CONNECTIONS (4), SIZES ("65536 262144 2000000": body bytes; the last
+#              one is the whole 2 MB segment, the others ranges of a 200 MB file).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source Benchmarks/proxy/common.sh
+
+rounds=${ROUNDS:-2}
+connections=${CONNECTIONS:-4}
+sizes=${SIZES:-65536 262144 2000000}
+[ "$(nproc)" -ge 2 ] || { echo "core-placement: needs two CPUs" >&2; exit "$SKIPPED_STATUS"; }
+./scripts/ensure-deps.sh bench
+if [ $# -ge 1 ]; then
+    binary=$1
+else
+    build_sparsecache release
+    binary=$BINARY
+fi
+
+use_scratch_directory
+work=$WORK
+SENDFILE_PID=""
+trap 'stop_pids "$PROXY_PID" "$SENDFILE_PID" "$NGINX_PID"; rm -rf "$work"' EXIT
+make_media_files "$work/www"
+big_size=$BIG_SIZE
+origin_port=$(free_port)
+start_nginx "$work/www" "$origin_port" "$work/nginx"
+origin="http://127.0.0.1:$origin_port"
+
+# One event loop each, on CPU 0 with every other thread of the process.
+start_proxy "$binary" "$work/cache-sendfile" --max-size 1GiB --access-log off --threads 1 --mapped-memory 0
+SENDFILE_PID=$PROXY_PID
+sendfile_port=$PROXY_PORT
+start_proxy "$binary" "$work/cache-mapped" --max-size 1GiB --access-log off --threads 1
+mapped_port=$PROXY_PORT
+taskset -a -p -c 0 "$SENDFILE_PID" >/dev/null
+taskset -a -p -c 0 "$PROXY_PID" >/dev/null
+
+# url PORT PATH: the proxy at PORT's URL for the origin's PATH.
+url() { echo "http://127.0.0.1:$1/proxy?url=$(urlencode "$origin$2")"; }
+for port in "$mapped_port" "$sendfile_port"; do
+    for path in /segment.ts /movie.mp4; do
+        curl -sf -o /dev/null "$(url "$port" "$path")"
+        cmp <(curl -sf "$(url "$port" "$path")") "$work/www$path" || { echo "wrong body for $path" >&2; exit 1; }
+    done
+done
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# measure PID URL CLIENT_CPU SIZE: "REQ/S SERVER_US CLIENT_US" of one run; exits on a wrong body.
+measure() {
+    local pid=$1 target=$2 cpu=$3 size=$4 before after client checks
+    if [ "$size" = 2000000 ]; then checks=("$work/www/segment.ts" whole); else checks=("$work/www/movie.mp4" "$big_size" 64 "$size"); fi
+    before=$(cpu_ticks "$pid")
+    client=$({ TIMEFORMAT='%U %S'; time taskset -c "$cpu" wrk -t1 -c"$connections" -d2s -s Benchmarks/proxy/verify.lua "$target" -- "${checks[@]}" >"$work/wrk.out"; } 2>&1)
+    after=$(cpu_ticks "$pid")
+    if ! awk '/^verified/ { ok = $2 > 0 && $4 + $6 == 0 } END { exit ok ? 0 : 1 }' "$work/wrk.out"; then
+        echo "core-placement: wrong answers: $(grep -E '^verified' "$work/wrk.out")" >&2
+        exit 1
+    fi
+    awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" -v client="$client" '
+        /requests in/ { requests = $1 } /^Requests\/sec:/ { rate = $2 }
+        END { split(client, c, " "); printf "%6.0f req/s (%4.0f, %4.0f µs)", rate, (after - before) / hz * 1e6 / requests, (c[1] + c[2]) * 1e6 / requests }' "$work/wrk.out"
+}
+
+echo "== the proxy on CPU 0; req/s (proxy CPU µs/request, client CPU µs/request); $connections connections, 2 s per run"
+for round in $(seq 1 "$rounds"); do
+    for size in $sizes; do
+        path=/movie.mp4
+        [ "$size" = 2000000 ] && path=/segment.ts
+        for placement in same cross; do
+            cpu=0
+            [ "$placement" = cross ] && cpu=1
+            # Assignments, so that a run with wrong answers stops the script.
+            mapped=$(measure "$PROXY_PID" "$(url "$mapped_port" "$path")" "$cpu" "$size")
+            sent=$(measure "$SENDFILE_PID" "$(url "$sendfile_port" "$path")" "$cpu" "$size")
+            printf "round %d, %7d bytes, client on CPU %d (%-5s): mapped %s  sendfile %s\n" "$round" "$size" "$cpu" "$placement" "$mapped" "$sent"
+        done
+    done
+done
