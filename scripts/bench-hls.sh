@@ -25,8 +25,7 @@ if [ ! -x "$work/venv/bin/python" ] || ! "$work/venv/bin/python" -c 'import m3u8
 fi
 python3 Benchmarks/hls/generate.py "$work/hls"
 if [ -z "${SPARSECACHE:-}" ]; then
-    swift build -c release --product sparsecache >&2
-    SPARSECACHE=$(swift build -c release --show-bin-path)/sparsecache
+    SPARSECACHE=$(./scripts/build-release.sh)
 fi
 if [ "${CALLGRIND:-1}" != 0 ] && ! command -v valgrind >/dev/null 2>&1; then
     echo "bench-hls: valgrind is missing (scripts/ensure-deps.sh bench installs it; CALLGRIND=0 skips it)" >&2

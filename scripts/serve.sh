@@ -7,5 +7,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/ensure-deps.sh build
-swift build -c release --product sparsecache >&2
-exec "$(swift build -c release --show-bin-path)/sparsecache" serve "$@"
+binary=$(./scripts/build-release.sh)
+exec "$binary" serve "$@"

@@ -28,6 +28,10 @@ require_media_tools() {
 # build_sparsecache [debug|release]: builds the command-line tool; sets BINARY.
 build_sparsecache() {
     local configuration=${1:-debug}
+    if [ "$configuration" = release ]; then
+        BINARY=$(./scripts/build-release.sh)
+        return
+    fi
     swift build -c "$configuration" --product sparsecache >&2
     BINARY="$(swift build -c "$configuration" --show-bin-path)/sparsecache"
 }
