@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The proxy's resident memory with 64 streaming clients, split into what it allocated
+# (RssAnon) and the file pages it maps (RssFile: its executable and libraries, and the cache
+# files hits are written from). Two loads, one after the other: 64 curl clients streaming the
+# cached 200 MB file at 8 MB/s each (as scripts/bench-proxy.sh does), then wrk with 64
+# connections GETting 8 cached 2 MB segments over and over. Each figure is the peak of samples
+# taken every 0.2 s. Every client must be answered in full, or the script fails.
+#
+# Usage: Benchmarks/proxy/resident-memory.sh [SPARSECACHE_BINARY [serve options...]]
+#        (default: a release build; --mapped-memory 0 sends every hit with sendfile)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source Benchmarks/proxy/common.sh
+
+./scripts/ensure-deps.sh bench
+if [ $# -ge 1 ]; then
+    binary=$1
+    shift
+else
+    build_sparsecache release
+    binary=$BINARY
+fi
+
+use_scratch_directory
+work=$WORK
+make_media_files "$work/www"
+for index in 1 2 3 4 5 6 7 8; do
+    dd if="$work/www/movie.mp4" of="$work/www/segment$index.ts" bs=1000 skip=$((index * 4)) count=2000 status=none
+done
+origin_port=$(free_port)
+start_nginx "$work/www" "$origin_port" "$work/nginx"
+origin="http://127.0.0.1:$origin_port"
+start_proxy "$binary" "$work/cache" --max-size 1GiB --access-log off "$@"
+proxied() { echo "http://127.0.0.1:$PROXY_PORT/proxy?url=$(urlencode "$origin$1")"; }
+for path in /movie.mp4 /segment{1..8}.ts; do
+    curl -sf -o /dev/null "$(proxied "$path")"
+    cmp <(curl -sf "$(proxied "$path")") "$work/www$path" || { echo "resident-memory: wrong body for $path" >&2; exit 1; }
+done
+
+# memory: "VmRSS RssAnon RssFile" of the proxy now, in KiB.
+memory() { awk '/^(VmRSS|RssAnon|RssFile):/ { printf "%s ", $2 } END { print "" }' "/proc/$PROXY_PID/status"; }
+# peak SECONDS: the sample with the largest VmRSS over SECONDS.
+peak() {
+    local end=$(($(date +%s) + $1))
+    : >"$work/samples"
+    while [ "$(date +%s)" -lt "$end" ]; do
+        memory >>"$work/samples"
+        sleep 0.2
+    done
+    sort -n "$work/samples" | tail -1
+}
+show() { awk -v name="$1" '{ printf "%-48s VmRSS %6.1f MiB  RssAnon %5.1f MiB  RssFile %5.1f MiB\n", name, $1 / 1024, $2 / 1024, $3 / 1024 }' <<<"$2"; }
+
+show "idle, warm" "$(memory)"
+clients=()
+for _ in $(seq 1 64); do
+    curl -s -o /dev/null -w '%{http_code} %{size_download}\n' --limit-rate 8M --max-time 8 "$(proxied /movie.mp4)" >>"$work/clients" &
+    clients+=($!)
+done
+streaming=$(peak 7)
+wait "${clients[@]}" || true
+awk '$1 == 200 && $2 >= 1000000 { good++ } END { exit good == 64 ? 0 : 1 }' "$work/clients" ||
+    { echo "resident-memory: not every client was streamed to" >&2; exit 1; }
+show "64 clients streaming the cached 200 MB file" "$streaming"
+
+cat >"$work/segments.lua" <<'LUA'
+local paths, index = {}, 0
+function init(args) for i = 1, #args do paths[i] = args[i] end end
+function request() index = index % #paths + 1; return wrk.format("GET", paths[index]) end
+LUA
+paths=()
+for index in 1 2 3 4 5 6 7 8; do paths+=("/proxy?url=$(urlencode "$origin/segment$index.ts")"); done
+wrk -t2 -c64 -d7s -s "$work/segments.lua" "http://127.0.0.1:$PROXY_PORT" -- "${paths[@]}" >"$work/wrk.out" 2>&1 &
+load=$!
+sleep 0.5
+segments=$(peak 6)
+wait "$load"
+grep -q "Non-2xx\|Socket errors" "$work/wrk.out" && { echo "resident-memory: wrk saw errors" >&2; cat "$work/wrk.out" >&2; exit 1; }
+show "64 connections on 8 cached 2 MB segments" "$segments"
+echo "  ($(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.out") requests/s)"
