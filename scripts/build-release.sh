@@ -3,8 +3,8 @@
 # build uses this, so that they all share one build (a change of flags rebuilds everything).
 #
 # On Linux the Swift runtime and Foundation are linked into the executable
-# (--static-swift-stdlib): the proxy's resident memory is 3 MB smaller than with them loaded as
-# shared libraries (31.0 against 33.1 MiB with 64 clients streaming a cached file:
+# (--static-swift-stdlib): the proxy's resident memory is 2.4 MiB smaller than with them loaded as
+# shared libraries (30.8 against 33.2 MiB with 64 clients streaming a cached file:
 # Docs/BENCHMARKS.md, "Resident memory"), and the binary runs without the toolchain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
