@@ -15,6 +15,23 @@ struct PrefetchParsingTests {
         #expect(request.variant == variant)
     }
 
+    /// Found by FuzzSessionRequest: a member name with an escaped newline made a two-line error.
+    @Test("An unknown member is named on one line, its control characters, quotes and backslashes escaped")
+    func unknownMemberNamedOnOneLine() {
+        let member = #""b\ndw\u0085i\"d\\th""#
+        let expected = #"unknown field "b\ndw\u0085i\"d\\th""#
+        let download = #expect(throws: ParseError.self) {
+            try DownloadRequest(parsing: Array(#"{"url": "https://a/x.m3u8", \#(member): 1}"#.utf8))
+        }
+        let session = #expect(throws: ParseError.self) {
+            try PlaybackSessionRequest(parsing: Array(#"{"url": "https://a/x.m3u8", \#(member): 800000}"#.utf8))
+        }
+        for error in [download, session] {
+            #expect(error?.code == .unsupported)
+            #expect(error?.message == expected, "\(String(describing: error?.message))")
+        }
+    }
+
     @Test(arguments: [
         (#"{"urls": [], "seconds": 1}"#, ParseError.Code.missing),
         (#"{"urls": ["https://a/x"]}"#, .missing),

@@ -60,8 +60,29 @@ struct AnyCodingKey: CodingKey {
     static func refuseUnknown(in decoder: any Decoder, known: Set<String>) throws {
         let names = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.map(\.stringValue)
         if let unknown = names.sorted().first(where: { !known.contains($0) }) {
-            let shown = (decoder.codingPath.map(\.stringValue) + [String(unknown.prefix(40))]).joined(separator: ".")
+            let path = (decoder.codingPath.map(\.stringValue) + [String(unknown.prefix(40))]).joined(separator: ".")
+            let shown = escaped(path)
             throw ParseError(.unsupported, "unknown field \"\(shown)\"", field: "\"\(shown)\"")
         }
+    }
+
+    /// `name` as inside a JSON string: quotes, backslashes and control characters escaped, so that
+    /// an error naming a member stays one line whatever the body sent.
+    static func escaped(_ name: String) -> String {
+        var text = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
     }
 }
