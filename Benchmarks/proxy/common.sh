@@ -36,6 +36,15 @@ build_sparsecache() {
     BINARY="$(swift build -c "$configuration" --show-bin-path)/sparsecache"
 }
 
+# binary_or_release_build [BINARY]: sets BINARY to BINARY when given, else to a release build.
+binary_or_release_build() {
+    if [ -n "${1:-}" ]; then
+        BINARY=$1
+    else
+        build_sparsecache release
+    fi
+}
+
 # use_scratch_directory: sets WORK to a fresh folder; on exit, the nginx, proxy and fetch
 # processes the script started (NGINX_PID, PROXY_PID, FETCH_PID) are stopped and it is removed.
 use_scratch_directory() {

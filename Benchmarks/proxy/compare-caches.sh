@@ -31,12 +31,8 @@ command -v varnishd >/dev/null 2>&1 || [ -x /usr/sbin/varnishd ] || {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends varnish >/dev/null
 }
 varnishd=$(command -v varnishd 2>/dev/null || echo /usr/sbin/varnishd)
-if [ $# -ge 1 ]; then
-    binary=$1
-else
-    build_sparsecache release
-    binary=$BINARY
-fi
+binary_or_release_build "${1:-}"
+binary=$BINARY
 
 use_scratch_directory
 work=$WORK

@@ -20,12 +20,8 @@ connections=${CONNECTIONS:-4}
 sizes=${SIZES:-65536 262144 2000000}
 [ "$(nproc)" -ge 2 ] || { echo "core-placement: needs two CPUs" >&2; exit "$SKIPPED_STATUS"; }
 ./scripts/ensure-deps.sh bench
-if [ $# -ge 1 ]; then
-    binary=$1
-else
-    build_sparsecache release
-    binary=$BINARY
-fi
+binary_or_release_build "${1:-}"
+binary=$BINARY
 
 use_scratch_directory
 work=$WORK

@@ -13,13 +13,9 @@ cd "$(dirname "$0")/../.."
 source Benchmarks/proxy/common.sh
 
 ./scripts/ensure-deps.sh bench
-if [ $# -ge 1 ]; then
-    binary=$1
-    shift
-else
-    build_sparsecache release
-    binary=$BINARY
-fi
+binary_or_release_build "${1:-}"
+binary=$BINARY
+[ $# -eq 0 ] || shift
 
 use_scratch_directory
 work=$WORK
