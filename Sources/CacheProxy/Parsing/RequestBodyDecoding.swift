@@ -68,7 +68,7 @@ struct AnyCodingKey: CodingKey {
 
     /// `name` as inside a JSON string: quotes, backslashes and control characters escaped, so that
     /// an error naming a member stays one line whatever the body sent.
-    static func escaped(_ name: String) -> String {
+    private static func escaped(_ name: String) -> String {
         var text = ""
         for scalar in name.unicodeScalars {
             switch scalar {
