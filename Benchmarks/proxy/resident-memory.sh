@@ -48,7 +48,10 @@ peak() {
 }
 show() { awk -v name="$1" '{ printf "%-48s VmRSS %6.1f MiB  RssAnon %5.1f MiB  RssFile %5.1f MiB\n", name, $1 / 1024, $2 / 1024, $3 / 1024 }' <<<"$2"; }
 
-show "idle, warm" "$(memory)"
+show "idle, just after the warming hits" "$(memory)"
+# Mappings no hit used for a second are released (CacheProxyConfiguration.MappedFiles.idleRelease).
+sleep 3
+show "idle, 3 s later" "$(memory)"
 clients=()
 for _ in $(seq 1 64); do
     curl -s -o /dev/null -w '%{http_code} %{size_download}\n' --limit-rate 8M --max-time 8 "$(proxied /movie.mp4)" >>"$work/clients" &

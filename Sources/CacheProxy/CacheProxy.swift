@@ -184,6 +184,7 @@ public final class CacheProxy: Sendable {
         let context = running.context
         let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
         async let accessLogWritten: Void? = context.accessLog?.run()
+        let idleMappingsReleased = Task { await context.mappedFiles.releaseIdle(every: configuration.mappedFiles.idleRelease) }
         // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
         // ends when the listener closes, after every connection accepted until then has been
         // handed to a task that closes it. Cancelled, the loop would drop the connections still
@@ -225,6 +226,8 @@ public final class CacheProxy: Sendable {
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
         try? await running.group.shutdownGracefully()
+        idleMappingsReleased.cancel()
+        await idleMappingsReleased.value
         context.mappedFiles.dropAll()
         context.accessLog?.finish()
         _ = await accessLogWritten

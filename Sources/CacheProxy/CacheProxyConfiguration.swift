@@ -91,6 +91,10 @@ public struct CacheProxyConfiguration: Sendable {
         /// least recently used are unmapped. A response larger than a quarter of it is sent with
         /// `sendfile`. 0 maps nothing (every hit uses `sendfile`). Default 32 MiB.
         public var limit = 32 << 20
+        /// How often mappings no hit used since the last look are unmapped (once the responses
+        /// written from them are sent), so that the pages of files no longer served leave the
+        /// process's resident set. Default 1 second.
+        public var idleRelease: Duration = .seconds(1)
 
         public init() {}
     }

@@ -149,6 +149,31 @@ struct MappedHitTests {
         }
     }
 
+    @Test("A file hit again and again stays mapped; once no hit asks for it, it is unmapped and its pages leave")
+    func idleMappingIsReleased() async throws {
+        let directory = TemporaryDirectory("mapped")
+        try await ProxyHarness.run(configure: { $0.mappedFiles.idleRelease = .milliseconds(250) }, directory: directory) { harness in
+            harness.origin.set("/a.ts", .init(Self.segment, contentType: "video/mp2t"))
+            _ = try await harness.get("/a.ts")
+            try #require(try await !Self.hitUntilMapped(harness, "/a.ts", Self.segment, under: directory.path).isEmpty)
+            // Hits for four periods: each one marks the mapping used, so no release takes it.
+            let busyUntil = ContinuousClock.now + .seconds(1)
+            while ContinuousClock.now < busyUntil {
+                let hit = try await harness.get("/a.ts", headers: [("Range", "bytes=0-65535")])
+                #expect(sameBytes(hit.body, Array(Self.segment[0..<65_536])))
+                #expect(try !Self.mappedFiles(under: directory.path).isEmpty, "unmapped while in use")
+            }
+            #expect(try Self.residentBytes(under: directory.path) > 0)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while try !Self.mappedFiles(under: directory.path).isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try Self.mappedFiles(under: directory.path).isEmpty, "still mapped after no hit for seconds")
+            #expect(try Self.residentBytes(under: directory.path) == 0)
+            #expect(try await !Self.hitUntilMapped(harness, "/a.ts", Self.segment, under: directory.path).isEmpty, "mapped again by the next hit")
+        }
+    }
+
     @Test("A file the store removed is unmapped, so its blocks are freed")
     func removedFileIsUnmapped() async throws {
         let directory = TemporaryDirectory("mapped")

@@ -44,6 +44,9 @@ final class MappedCacheFiles: Sendable {
         /// The store's entries revision when the mappings were last checked against it.
         var checkedRevision: UInt64 = .max
         var useCounter: UInt64 = 0
+        /// `useCounter` at the last ``releaseIdle()``: a mapping last used at or before it has
+        /// not been used since.
+        var idleMark: UInt64 = 0
 
         mutating func remove(_ mapping: Mapping) {
             guard mappings[ObjectIdentifier(mapping.file)] === mapping else { return }
@@ -123,6 +126,26 @@ final class MappedCacheFiles: Sendable {
             for mapping in removed { state.remove(mapping) }
         }
         for mapping in removed { MappedBufferLedger.retire(mapping) }
+    }
+
+    /// Unmaps the mappings no hit used since the last call, once their buffers are gone. Called
+    /// every ``CacheProxyConfiguration/MappedFiles/idleRelease``, it lets a file's pages leave
+    /// the resident set between one and two periods after its last hit; the count of uses
+    /// marks time, so a hit reads no clock.
+    func releaseIdle() {
+        let idle = state.withLock { state -> [Mapping] in
+            defer { state.idleMark = state.useCounter }
+            let idle = state.mappings.values.filter { $0.lastUse <= state.idleMark }
+            for mapping in idle { state.remove(mapping) }
+            return idle
+        }
+        for mapping in idle { MappedBufferLedger.retire(mapping) }
+    }
+
+    /// ``releaseIdle()`` every `period` until the task is cancelled.
+    func releaseIdle(every period: Duration) async {
+        guard limit > 0, period > .zero else { return }
+        while (try? await Task.sleep(for: period)) != nil { releaseIdle() }
     }
 
     /// Unmaps everything once the buffers made from it are gone (the proxy stopped).
