@@ -71,13 +71,12 @@ final class HitResponder {
         method: HTTPMethod, uri: String, version: HTTPVersion, keepAlive: Bool, range: String?, ifRange: String?,
         allocator: ByteBufferAllocator
     ) -> Answer? {
-        let configuration = proxy.configuration
         let started = proxy.accessLog == nil ? nil : ContinuousClock.now
         guard method == .GET || method == .HEAD, let target = target(of: uri), target.isServable,
               let (file, facts) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
         else { return nil }
         let isHead = method == .HEAD
-        let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: configuration.limits.range)
+        let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: proxy.configuration.limits.range)
         guard var plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
@@ -89,7 +88,7 @@ final class HitResponder {
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {
-                guard let buffer = try? reader.readWhole(bytes, of: file, limit: configuration.responseChunkSize, allocator: allocator) else {
+                guard let buffer = try? reader.readWhole(bytes, of: file, limit: proxy.configuration.responseChunkSize, allocator: allocator) else {
                     return nil
                 }
                 body = .byteBuffer(buffer)
