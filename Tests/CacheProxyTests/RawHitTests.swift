@@ -40,6 +40,43 @@ struct RawHitTests {
         }
     }
 
+    @Test("A hit answered from the raw bytes has the head SwiftNIO's encoder writes for the same request", arguments: [
+        ("GET", "HTTP/1.1", "Range: bytes=100-199\r\n"),
+        ("GET", "HTTP/1.1", ""),
+        ("GET", "HTTP/1.1", "Range: bytes=-10\r\nConnection: close\r\n"),
+        ("GET", "HTTP/1.0", "Range: bytes=0-9\r\nConnection: keep-alive\r\n"),
+        ("GET", "HTTP/1.0", "Range: bytes=0-9\r\n"),
+        ("HEAD", "HTTP/1.1", ""),
+        ("HEAD", "HTTP/1.1", "Range: bytes=5-\r\n"),
+        ("GET", "HTTP/1.1", "Range: bytes=0-9\r\nIf-Range: \"v1\"\r\n"),
+        ("GET", "HTTP/1.1", "Range: bytes=0-9\r\nIf-Range: \"v0\"\r\n"),
+    ])
+    func rawHeadIsTheEncodersHead(method: String, version: String, fields: String) async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/t.mp4", .init(Self.body, contentType: "video/mp4", entityTag: "\"v1\"",
+                                               lastModified: "Tue, 24 Nov 2026 10:00:00 GMT"))
+            _ = try await harness.get("/t.mp4")
+            _ = try await harness.get("/t.mp4")  // read once, so verified
+            let target = "/proxy?url=" + percentEncoded(harness.origin.url("/t.mp4"))
+            let request = "\(method) \(target) \(version)\r\nHost: \(harness.host)\r\n\(fields)\r\n"
+            let raw = try RawConnection(port: harness.port)
+            let before = rawHits(harness)
+            raw.send(request)
+            let rawResponse = await raw.readResponse(timeout: .seconds(10), toHead: method == "HEAD")
+            #expect(rawHits(harness) == before + 1, "answered from the raw bytes")
+            // A field value beyond ASCII is not plain: the request goes through SwiftNIO's
+            // decoder and the hit is answered behind it, with an `HTTPResponseHead` and the encoder.
+            let decoded = try RawConnection(port: harness.port)
+            decoded.send(request.replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Note: caf\u{E9}\r\n\r\n"))
+            let decodedResponse = await decoded.readResponse(timeout: .seconds(10), toHead: method == "HEAD")
+            #expect(rawHits(harness) == before + 1, "answered behind the decoder")
+            let head = try #require(rawResponse?.head)
+            #expect(head == decodedResponse?.head)
+            #expect(head.hasPrefix(version + " 20") && head.contains("ETag: \"v1\"\r\nLast-Modified: "), "\(head)")
+            #expect(sameBytes(rawResponse?.body ?? [], decodedResponse?.body ?? []))
+        }
+    }
+
     @Test("A request split across reads, even a byte at a time, is answered")
     func splitRequest() async throws {
         try await withCachedFile { harness, target in

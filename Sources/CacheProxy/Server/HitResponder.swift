@@ -16,12 +16,27 @@ import SparseFile
 /// resource, and parsing, keying and looking up a URL cost more than the rest of a hit.
 final class HitResponder {
     struct Answer {
-        var head: HTTPResponseHead
+        var plan: ByteResponsePlan
+        var version: HTTPVersion
+        /// The `Connection` header's value, when the response carries one.
+        var connection: String?
         var body: IOData?
         var keepAlive: Bool
         /// The access log's record of the response, appended once it is written; nil when the
         /// access log is off.
         var log: AccessLog.Pending?
+
+        /// The response head, for SwiftNIO's encoder.
+        var head: HTTPResponseHead {
+            var headers = plan.headers
+            if let connection { headers.add(name: "Connection", value: connection) }
+            return HTTPResponseHead(version: version, status: plan.status, headers: headers)
+        }
+
+        /// The response head as SwiftNIO's encoder would write ``head``.
+        func writeHead(into buffer: inout ByteBuffer) {
+            plan.writeHead(version: version, connection: connection, into: &buffer)
+        }
     }
 
     /// A request target seen before: the entry key it names, and whether a hit may be served
@@ -77,7 +92,7 @@ final class HitResponder {
         else { return nil }
         let isHead = method == .HEAD
         let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: proxy.configuration.limits.range)
-        guard var plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
+        guard let plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
         if let bytes = plan.body {
@@ -107,9 +122,8 @@ final class HitResponder {
                 method: method, target: uri, url: target.origin, status: plan.status.code, bodyBytes: bodyBytes, cache: .hit, started: started,
                 firstByte: nil, ended: started))
         }
-        let framing = ResponseFraming.apply(to: &plan.headers, version: version, keepAlive: keepAlive, isHead: isHead)
-        return Answer(head: HTTPResponseHead(version: version, status: plan.status, headers: plan.headers), body: body,
-                      keepAlive: framing.keepAlive, log: log)
+        let framing = ResponseFraming.decide(version: version, keepAlive: keepAlive, isHead: isHead, hasLength: true)
+        return Answer(plan: plan, version: version, connection: framing.connection, body: body, keepAlive: framing.keepAlive, log: log)
     }
 
     /// What a request target names, parsed once per distinct target of the connection.

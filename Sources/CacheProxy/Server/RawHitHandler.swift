@@ -124,19 +124,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Writes the response as SwiftNIO's encoder would: status line, header fields, body.
     private func send(_ answer: HitResponder.Answer, context: ChannelHandlerContext) {
         var head = context.channel.allocator.buffer(capacity: 256)
-        let status = answer.head.status
-        head.writeStaticString(answer.head.version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
-        head.writeString(String(status.code))
-        head.writeStaticString(" ")
-        head.writeString(status.reasonPhrase)
-        head.writeStaticString("\r\n")
-        for (name, value) in answer.head.headers {
-            head.writeString(name)
-            head.writeStaticString(": ")
-            head.writeString(value)
-            head.writeStaticString("\r\n")
-        }
-        head.writeStaticString("\r\n")
+        answer.writeHead(into: &head)
         guard let body = answer.body else {
             context.writeLastAndFlush(wrapOutboundOut(.byteBuffer(head)), keepAlive: answer.keepAlive, logging: answer.log)
             return

@@ -11,20 +11,25 @@ enum ResponseFraming {
     static func apply(
         to headers: inout HTTPHeaders, version: HTTPVersion, keepAlive: Bool, isHead: Bool
     ) -> (keepAlive: Bool, endsWithConnection: Bool) {
+        let framing = decide(version: version, keepAlive: keepAlive, isHead: isHead, hasLength: headers.contains(name: "Content-Length"))
+        if let connection = framing.connection { headers.replaceOrAdd(name: "Connection", value: connection) }
+        return (framing.keepAlive, framing.endsWithConnection)
+    }
+
+    /// The same decision for a response whose headers are not built yet: the `Connection`
+    /// value it must carry (nil: none), with what ``apply(to:version:keepAlive:isHead:)`` returns.
+    static func decide(
+        version: HTTPVersion, keepAlive: Bool, isHead: Bool, hasLength: Bool
+    ) -> (keepAlive: Bool, endsWithConnection: Bool, connection: String?) {
         var keepAlive = keepAlive
         var endsWithConnection = false
-        let hasLength = headers.contains(name: "Content-Length")
         // A body of unknown length in HTTP/1.0 can only end with the connection.
         if version.minor == 0 && !hasLength && !isHead { keepAlive = false }
         if isHead && !hasLength {
             keepAlive = false
             endsWithConnection = true
         }
-        if !keepAlive {
-            headers.replaceOrAdd(name: "Connection", value: "close")
-        } else if version.minor == 0 {
-            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
-        }
-        return (keepAlive, endsWithConnection)
+        let connection: String? = !keepAlive ? "close" : version.minor == 0 ? "keep-alive" : nil
+        return (keepAlive, endsWithConnection, connection)
     }
 }

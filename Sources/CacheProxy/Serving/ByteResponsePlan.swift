@@ -1,4 +1,5 @@
 import CacheProxyParsing
+import NIOCore
 import NIOHTTP1
 import SparseFile
 
@@ -6,10 +7,15 @@ import SparseFile
 /// headers and the bytes of the body. Both the asynchronous responder and the event-loop
 /// cache-hit path build their responses from it, so they cannot disagree.
 struct ByteResponsePlan {
-    var status: HTTPResponseStatus
-    var headers: HTTPHeaders
+    /// 200, or 206 for a range.
+    let status: HTTPResponseStatus
+    let facts: EntryFacts
+    /// The body's length, the `Content-Length` (a HEAD response's too).
+    let contentLength: UInt64
+    /// The bytes a 206 carries, for its `Content-Range`, and the representation's length.
+    let partial: (range: Range<UInt64>, length: UInt64)?
     /// The body's bytes; nil for a HEAD request or an empty body.
-    var body: ByteRange?
+    let body: ByteRange?
 
     /// Plans the response to `range` (nil: the whole representation) of a representation the
     /// cache knows `facts` about.
@@ -27,21 +33,60 @@ struct ByteResponsePlan {
             }
             status = .partialContent
             selected = resolved
+            partial = (resolved, length)
         } else {
             status = .ok
             selected = 0..<length
+            partial = nil
         }
-        headers = Self.headers(facts, length: UInt64(selected.count))
-        if status == .partialContent {
-            headers.add(name: "Content-Range", value: Self.contentRange(selected, length: length))
-        }
+        self.facts = facts
+        contentLength = UInt64(selected.count)
         body = isHead || selected.isEmpty ? nil : ByteRange(from: selected.lowerBound, to: selected.upperBound)
+    }
+
+    /// The response's headers: the representation's, `Content-Length`, and `Content-Range` for a 206.
+    var headers: HTTPHeaders {
+        var headers = Self.headers(facts, length: contentLength)
+        if let partial { headers.add(name: "Content-Range", value: Self.contentRange(partial.range, length: partial.length)) }
+        return headers
+    }
+
+    /// Writes the response head as SwiftNIO's encoder would write one with ``headers`` and then
+    /// `Connection: connection`: status line, header fields, empty line. A hit answered from
+    /// the raw request bytes writes its head so, without building the headers first.
+    func writeHead(version: HTTPVersion, connection: String?, into buffer: inout ByteBuffer) {
+        buffer.writeStaticString(version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        switch status {
+        case .ok: buffer.writeStaticString("200 OK\r\n")
+        case .partialContent: buffer.writeStaticString("206 Partial Content\r\n")
+        default:
+            buffer.writeDecimal(UInt64(status.code))
+            buffer.writeStaticString(" ")
+            buffer.writeString(status.reasonPhrase)
+            buffer.writeStaticString("\r\n")
+        }
+        buffer.writeBytes(facts.representationHeaderBytes)
+        buffer.writeStaticString("Content-Length: ")
+        buffer.writeDecimal(contentLength)
+        if let partial {
+            buffer.writeStaticString("\r\nContent-Range: bytes ")
+            buffer.writeDecimal(partial.range.lowerBound)
+            buffer.writeStaticString("-")
+            buffer.writeDecimal(partial.range.upperBound - 1)
+            buffer.writeStaticString("/")
+            buffer.writeDecimal(partial.length)
+        }
+        if let connection {
+            buffer.writeStaticString("\r\nConnection: ")
+            buffer.writeString(connection)
+        }
+        buffer.writeStaticString("\r\n\r\n")
     }
 
     /// `bytes first-last/length`, written digit by digit into one allocation: every range
     /// response carries one, and string interpolation grows its buffer several times.
     static func contentRange(_ range: Range<UInt64>, length: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 6 + 3 * 20 + 2) { buffer in
+        String(unsafeUninitializedCapacity: 6 + 3 * DecimalDigits.maximumCount + 2) { buffer in
             var count = 0
             func append(_ text: StaticString) {
                 for byte in UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount) {
@@ -49,22 +94,12 @@ struct ByteResponsePlan {
                     count += 1
                 }
             }
-            func append(_ number: UInt64) {
-                let start = count
-                var rest = number
-                repeat {
-                    buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    count += 1
-                    rest /= 10
-                } while rest > 0
-                buffer[start..<count].reverse()
-            }
             append("bytes ")
-            append(range.lowerBound)
+            count = DecimalDigits.write(range.lowerBound, into: buffer, at: count)
             append("-")
-            append(range.upperBound - 1)
+            count = DecimalDigits.write(range.upperBound - 1, into: buffer, at: count)
             append("/")
-            append(length)
+            count = DecimalDigits.write(length, into: buffer, at: count)
             return count
         }
     }

@@ -71,20 +71,23 @@ final class RawConnection {
 extension RawConnection {
     struct Response {
         var status: Int
+        /// The head as received, status line to the empty line.
+        var head: String
         /// Header names in lower case.
         var headers: [String: String]
         var body: [UInt8]
     }
 
     /// Reads the next response, which must have a `Content-Length`; nil when it does not arrive
-    /// whole within `timeout`.
-    func readResponse(timeout: Duration) async -> Response? {
+    /// whole within `timeout`. The response to a HEAD request (`toHead`) has no body whatever
+    /// its `Content-Length`.
+    func readResponse(timeout: Duration, toHead: Bool = false) async -> Response? {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 65536)
         while ContinuousClock.now < deadline {
-            if let (response, length) = Self.parse(received) {
+            if let (response, length) = Self.parse(received, toHead: toHead) {
                 received.removeFirst(length)
                 return response
             }
@@ -126,10 +129,11 @@ extension RawConnection {
     }
 
     /// The first complete response in `bytes` and how many bytes it took.
-    private static func parse(_ bytes: [UInt8]) -> (Response, Int)? {
+    private static func parse(_ bytes: [UInt8], toHead: Bool) -> (Response, Int)? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let headEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator })
         else { return nil }
+        let head = String(decoding: bytes[0..<headEnd + 4], as: UTF8.self)
         let lines = String(decoding: bytes[0..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
         guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
         var headers: [String: String] = [:]
@@ -137,10 +141,10 @@ extension RawConnection {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = toHead ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = headEnd + 4
         guard bytes.count >= bodyStart + length else { return nil }
-        return (Response(status: status, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length])), bodyStart + length)
+        return (Response(status: status, head: head, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length])), bodyStart + length)
     }
 }
 
