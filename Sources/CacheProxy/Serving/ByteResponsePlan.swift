@@ -119,7 +119,7 @@ struct ByteResponsePlan {
 
     /// The same, from the values of the `Range` and `If-Range` headers.
     static func requestedRange(range: String?, ifRange: String?, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
-        guard let range, case .single(let specifier)? = try? RangeRequest(parsing: range.utf8, limits: limits) else { return nil }
+        guard let range, case .single(let specifier)? = try? RangeRequest(parsing: range, limits: limits) else { return nil }
         if let ifRange, !facts.matches(ifRange: ifRange) { return nil }
         return specifier
     }

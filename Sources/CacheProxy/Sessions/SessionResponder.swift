@@ -71,7 +71,7 @@ struct SessionResponder {
 
     /// The first byte a request's `Range` asks for, when it names one without the length.
     private static func firstByte(of request: HTTPRequestHead) -> UInt64? {
-        guard let value = request.headers.first(name: "range"), case .single(let range)? = try? RangeRequest(parsing: value.utf8) else {
+        guard let value = request.headers.first(name: "range"), case .single(let range)? = try? RangeRequest(parsing: value) else {
             return nil
         }
         switch range {
