@@ -50,7 +50,7 @@ extension ProxyContext {
     /// A response could not be stored for lack of room: warns at most once a minute, and makes
     /// idle connections let go of removed files, whose blocks they would keep allocated.
     func noteStoreHasNoRoom() {
-        storeRoomWarning.note(logger, freeBytes: store.space.freeBytes)
+        storeRoomWarning.note(logger, space: store.space, maximumSize: store.maximumSize)
         heldFiles.releaseRemoved(from: store)
         mappedFiles.dropRemoved(from: store)
     }

@@ -13,7 +13,8 @@ struct DiskFullTests {
             print("DiskFullTests: SKIPPED: mounting a tmpfs needs root")
             return
         }
-        try await ProxyHarness.run(storeSize: 1 << 30, storeDirectory: filesystem.path + "/cache") { harness in
+        let log = CapturedLog()
+        try await ProxyHarness.run(storeSize: 1 << 30, storeDirectory: filesystem.path + "/cache", logger: log.logger(level: .warning)) { harness in
             let bodies = (0..<6).map { TestBytes(seed: UInt64(100 + $0)).bytes(0, 2_000_000) }
             for (index, body) in bodies.enumerated() { harness.origin.set("/s\(index).ts", .init(body)) }
             // Whole segments, ranges, and two at once: more than the disk holds.
@@ -38,6 +39,8 @@ struct DiskFullTests {
             }
             let traffic = try #require(harness.proxy.status?.traffic)
             #expect(traffic.bytesPassedThrough > 0 && traffic.brokenResponses == 0)
+            let warning = log.all.first { $0.level == .warning && $0.message.hasPrefix("the cache has no room") }
+            #expect(warning?.message.contains("the disk is full") == true, "\(warning?.message ?? "no warning")")
             // Space comes back: resources are cached again. Idle keep-alive connections may still
             // hold the removed files open (their blocks stay allocated) until a response that
             // finds no room makes them let go, and the store measures free space again at most a

@@ -130,4 +130,20 @@ struct MissTests {
             #expect(harness.proxy.status?.traffic.brokenResponses == 0)
         }
     }
+
+    @Test("The warning for a cache without room names the size limit when the disk has room")
+    func storeFullWarningNamesTheLimit() async throws {
+        let log = CapturedLog()
+        let big = TestBytes(seed: 14).bytes(0, 3_000_000)
+        try await ProxyHarness.run(storeSize: 1 << 20, logger: log.logger(level: .warning)) { harness in
+            harness.origin.set("/big.ts", .init(big))
+            let response = try await harness.get("/big.ts")
+            #expect(sameBytes(response.body, big))
+        }
+        let warnings = log.all.filter { $0.level == .warning && $0.message.hasPrefix("the cache has no room") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("size limit") == true && warnings.first?.message.contains("disk") == false,
+                "\(warnings.map(\.message))")
+        #expect(warnings.first?.metadata["maximumSize"] == "\(1 << 20)")
+    }
 }
