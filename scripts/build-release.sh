@@ -3,7 +3,8 @@
 # build uses this, so that they all share one build (a change of flags rebuilds everything).
 #
 # On Linux the executable is linked to be small in memory (Docs/BENCHMARKS.md, "Resident
-# memory"), each step measured on the proxy's resident set with 64 clients:
+# memory"), each step measured on the proxy's resident set (the first with 64 clients, the
+# others idle):
 # - the Swift runtime and Foundation linked in (--static-swift-stdlib): 2.4 MiB less than with
 #   them loaded as shared libraries, and the binary runs without the toolchain;
 # - linked by lld with relative relocations packed (DT_RELR, glibc 2.36 and later): the

@@ -7,7 +7,7 @@ import SparseFile
 /// headers and the bytes of the body. Both the asynchronous responder and the event-loop
 /// cache-hit path build their responses from it, so they cannot disagree.
 struct ByteResponsePlan {
-    /// 200, or 206 for a range.
+    /// 200, or 206 for a range (then ``partial`` is set).
     let status: HTTPResponseStatus
     let facts: EntryFacts
     /// The body's length, the `Content-Length` (a HEAD response's too).
@@ -56,15 +56,7 @@ struct ByteResponsePlan {
     /// the raw request bytes writes its head so, without building the headers first.
     func writeHead(version: HTTPVersion, connection: String?, into buffer: inout ByteBuffer) {
         buffer.writeStaticString(version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
-        switch status {
-        case .ok: buffer.writeStaticString("200 OK\r\n")
-        case .partialContent: buffer.writeStaticString("206 Partial Content\r\n")
-        default:
-            buffer.writeDecimal(UInt64(status.code))
-            buffer.writeStaticString(" ")
-            buffer.writeString(status.reasonPhrase)
-            buffer.writeStaticString("\r\n")
-        }
+        buffer.writeStaticString(partial == nil ? "200 OK\r\n" : "206 Partial Content\r\n")
         buffer.writeBytes(facts.representationHeaderBytes)
         buffer.writeStaticString("Content-Length: ")
         buffer.writeDecimal(contentLength)
