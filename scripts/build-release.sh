@@ -15,11 +15,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --product sparsecache)
 if [ "$(uname -s)" = Linux ]; then
-    flags+=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic)
-    # getconf prints "glibc 2.36"; older loaders refuse an executable with packed relocations.
-    glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
-    if [ -n "$glibc" ] && printf '2.36\n%s\n' "$glibc" | sort -V -C; then
-        flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
+    flags+=(--static-swift-stdlib)
+    # Toolchains since Swift 5.9 ship lld beside swift; without it the default linker does.
+    toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
+    if [ -x "$toolchain/ld.lld" ] || command -v ld.lld >/dev/null 2>&1; then
+        flags+=(-Xswiftc -use-ld=lld -Xlinker --no-export-dynamic)
+        # getconf prints "glibc 2.36"; older loaders refuse an executable with packed relocations.
+        glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
+        if [ -n "$glibc" ] && printf '2.36\n%s\n' "$glibc" | sort -V -C; then
+            flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
+        fi
     fi
 fi
 swift build "${flags[@]}" >&2
