@@ -17,6 +17,8 @@ import SparseFile
 final class HitResponder {
     struct Answer {
         var plan: ByteResponsePlan
+        /// The entry's header lines, for ``writeHead(into:)``.
+        var headerLines: [UInt8]
         var version: HTTPVersion
         /// The `Connection` header's value, when the response carries one.
         var connection: String?
@@ -35,7 +37,7 @@ final class HitResponder {
 
         /// The response head as SwiftNIO's encoder would write ``head``.
         func writeHead(into buffer: inout ByteBuffer) {
-            plan.writeHead(version: version, connection: connection, into: &buffer)
+            plan.writeHead(version: version, headerLines: headerLines, connection: connection, into: &buffer)
         }
     }
 
@@ -57,6 +59,7 @@ final class HitResponder {
         var storeRevision: UInt64
         let metadataRevision: UInt64
         let facts: EntryFacts
+        let headerLines: [UInt8]
     }
 
     private let proxy: ProxyContext
@@ -88,7 +91,7 @@ final class HitResponder {
     ) -> Answer? {
         let started = proxy.accessLog == nil ? nil : ContinuousClock.now
         guard method == .GET || method == .HEAD, let target = target(of: uri), target.isServable,
-              let (file, facts) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
+              let (file, facts, headerLines) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
         else { return nil }
         let isHead = method == .HEAD
         let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: proxy.configuration.limits.range)
@@ -123,7 +126,7 @@ final class HitResponder {
                 firstByte: nil, ended: started))
         }
         let framing = ResponseFraming.decide(version: version, keepAlive: keepAlive, isHead: isHead, hasLength: true)
-        return Answer(plan: plan, version: version, connection: framing.connection, body: body, keepAlive: framing.keepAlive, log: log)
+        return Answer(plan: plan, headerLines: headerLines, version: version, connection: framing.connection, body: body, keepAlive: framing.keepAlive, log: log)
     }
 
     /// What a request target names, parsed once per distinct target of the connection.
@@ -138,10 +141,10 @@ final class HitResponder {
         return target
     }
 
-    /// The entry's file and facts, looked up again only when the store's entries or the file's
-    /// metadata changed since the last hit. The revisions are read before what they vouch for,
+    /// The entry's file, facts and header lines, looked up again only when the store's entries
+    /// or the file's metadata changed since the last hit. The revisions are read before what they vouch for,
     /// so a change in between only makes the next hit look up again.
-    private func entry(for key: String) -> (SparseFile, EntryFacts)? {
+    private func entry(for key: String) -> (SparseFile, EntryFacts, [UInt8])? {
         let storeRevision = proxy.store.entriesRevision
         let kept = lastEntry.flatMap { $0.key == key ? $0 : nil }
         guard let file = kept?.storeRevision == storeRevision ? kept?.file : proxy.store.reader(for: key).file else {
@@ -151,10 +154,12 @@ final class HitResponder {
         let metadataRevision = file.metadataRevision
         if let kept, kept.file === file, kept.metadataRevision == metadataRevision {
             if kept.storeRevision != storeRevision { lastEntry?.storeRevision = storeRevision }
-            return (file, kept.facts)
+            return (file, kept.facts, kept.headerLines)
         }
         let facts = EntryFacts(file)
-        lastEntry = Entry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts)
-        return (file, facts)
+        let entry = Entry(key: key, file: file, storeRevision: storeRevision, metadataRevision: metadataRevision, facts: facts,
+                          headerLines: facts.representationHeaderLines())
+        lastEntry = entry
+        return (file, facts, entry.headerLines)
     }
 }

@@ -7,8 +7,6 @@ import SparseFile
 /// headers and the bytes of the body. Both the asynchronous responder and the event-loop
 /// cache-hit path build their responses from it, so they cannot disagree.
 struct ByteResponsePlan {
-    /// 200, or 206 for a range (then ``partial`` is set).
-    let status: HTTPResponseStatus
     let facts: EntryFacts
     /// The body's length, the `Content-Length` (a HEAD response's too).
     let contentLength: UInt64
@@ -31,11 +29,9 @@ struct ByteResponsePlan {
                 headers.add(name: "Accept-Ranges", value: "bytes")
                 throw ProxyFailure(status: 416, "range not satisfiable for a length of \(length)", headers: headers)
             }
-            status = .partialContent
             selected = resolved
             partial = (resolved, length)
         } else {
-            status = .ok
             selected = 0..<length
             partial = nil
         }
@@ -43,6 +39,9 @@ struct ByteResponsePlan {
         contentLength = UInt64(selected.count)
         body = isHead || selected.isEmpty ? nil : ByteRange(from: selected.lowerBound, to: selected.upperBound)
     }
+
+    /// 200, or 206 for a range.
+    var status: HTTPResponseStatus { partial == nil ? .ok : .partialContent }
 
     /// The response's headers: the representation's, `Content-Length`, and `Content-Range` for a 206.
     var headers: HTTPHeaders {
@@ -53,11 +52,12 @@ struct ByteResponsePlan {
 
     /// Writes the response head as SwiftNIO's encoder would write one with ``headers`` and then
     /// `Connection: connection`: status line, header fields, empty line. A hit answered from
-    /// the raw request bytes writes its head so, without building the headers first.
-    func writeHead(version: HTTPVersion, connection: String?, into buffer: inout ByteBuffer) {
+    /// the raw request bytes writes its head so, without building the headers first;
+    /// `headerLines` are the facts' ``EntryFacts/representationHeaderLines()``, made once per entry.
+    func writeHead(version: HTTPVersion, headerLines: [UInt8], connection: String?, into buffer: inout ByteBuffer) {
         buffer.writeStaticString(version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
         buffer.writeStaticString(partial == nil ? "200 OK\r\n" : "206 Partial Content\r\n")
-        buffer.writeBytes(facts.representationHeaderBytes)
+        buffer.writeBytes(headerLines)
         buffer.writeStaticString("Content-Length: ")
         buffer.writeDecimal(contentLength)
         if let partial {

@@ -12,8 +12,6 @@ final class EntryFacts: Sendable {
     let lastModified: String?
     /// The headers of every byte response of this representation, lengths and ranges aside.
     let representationHeaders: HTTPHeaders
-    /// The same as header lines (`Name: value` and CRLF each), as a response head carries them.
-    let representationHeaderBytes: [UInt8]
     let isPlaylist: Bool
 
     convenience init(_ file: SparseFile?) {
@@ -32,13 +30,18 @@ final class EntryFacts: Sendable {
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
         if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         representationHeaders = headers
-        representationHeaderBytes = headers.reduce(into: []) { bytes, field in
+        isPlaylist = metadata?.isPlaylist ?? false
+    }
+
+    /// ``representationHeaders`` as the header lines of a response head (`Name: value` and CRLF
+    /// each): made once per entry by the hit path that writes heads as bytes, not per request.
+    func representationHeaderLines() -> [UInt8] {
+        representationHeaders.reduce(into: []) { bytes, field in
             bytes += field.name.utf8
             bytes += ": ".utf8
             bytes += field.value.utf8
             bytes += "\r\n".utf8
         }
-        isPlaylist = metadata?.isPlaylist ?? false
     }
 
     /// Whether an `If-Range` value names this representation: a strong ETag equal to ours, or
