@@ -1,3 +1,4 @@
+import CacheProxy
 import Foundation
 import Testing
 import TestSupport
@@ -10,7 +11,14 @@ struct RawHitTests {
     static let body = TestBytes(seed: 31).bytes(0, 300_000)
 
     private func withCachedFile(_ test: (ProxyHarness, _ target: String) async throws -> Void) async throws {
-        try await ProxyHarness.run { harness in
+        try await withCachedFile(configure: { _ in }, test)
+    }
+
+    private func withCachedFile(
+        configure: (inout CacheProxyConfiguration) -> Void,
+        _ test: (ProxyHarness, _ target: String) async throws -> Void
+    ) async throws {
+        try await ProxyHarness.run(configure: configure) { harness in
             harness.origin.set("/v.mp4", .init(Self.body, contentType: "video/mp4"))
             _ = try await harness.get("/v.mp4")
             _ = try await harness.get("/v.mp4")  // read once, so verified
@@ -145,6 +153,36 @@ struct RawHitTests {
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.components(separatedBy: " 206 Partial Content\r\n").count == 2, "one response")
             #expect(bytes.suffix(10).elementsEqual(Self.body[0..<10]))
+        }
+    }
+
+    @Test("Hits answered from the raw bytes keep their connection open past the head timeout, which runs from the last of them")
+    func rawHitsRestartTheHeadTimeout() async throws {
+        // Long enough that a loaded machine running the other tests does not stretch the pauses
+        // between hits into a real idle timeout.
+        let timeout = Duration.seconds(1)
+        try await withCachedFile(configure: { $0.timeouts.requestHead = timeout }) { harness, target in
+            let before = rawHits(harness)
+            let connection = try RawConnection(port: harness.port)
+            let clock = ContinuousClock()
+            var lastAnswered = clock.now
+            // 2.4 s of hits, 200 ms apart: over twice the head timeout counted from the connection's start.
+            for index in 0..<12 {
+                if index > 0 { try await Task.sleep(for: .milliseconds(200)) }
+                let start = index * 1000
+                let sent = connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=\(start)-\(start + 9)\r\n\r\n")
+                let response = sent ? await connection.readResponse(timeout: .seconds(10)) : nil
+                let answered = matches(response, start..<start + 10)
+                #expect(answered, "hit \(index), \(clock.now - lastAnswered) after the one before")
+                guard answered else { return }
+                lastAnswered = clock.now
+            }
+            #expect(rawHits(harness) == before + 12)
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(10))
+            #expect(closed)
+            #expect(bytes.isEmpty)
+            let idle = clock.now - lastAnswered
+            #expect(idle >= timeout * 0.9 && idle < timeout * 5, "closed after \(idle) idle")
         }
     }
 }

@@ -37,6 +37,11 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let headLimit: Int
     private let fieldLimit: Int
     private var state = State.reading(ByteBuffer())
+    /// Whether bytes were passed on since the last `channelReadComplete`: only then do the
+    /// handlers behind this one need it (the stream of requests they are waiting on, SwiftNIO's
+    /// async channel among them, delivers what it buffered on it). A read whose requests were all
+    /// answered here ends here, instead of passing through every handler of the connection.
+    private var passedOnSinceReadComplete = false
 
     init(responder: HitResponder, fence: ResponseFence, gate: RequestGate, counters: ProxyCounters, headLimit: Int, fieldLimit: Int) {
         self.responder = responder
@@ -50,7 +55,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch state {
         case .handedOver:
-            context.fireChannelRead(data)
+            passOn(data, context: context)
         case .closing:
             break
         case .reading(var pending):
@@ -62,6 +67,12 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             serve(pending, context: context)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard passedOnSinceReadComplete else { return }
+        passedOnSinceReadComplete = false
+        context.fireChannelReadComplete()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -84,15 +95,16 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             case .notPlain:
                 state = .handedOver
-                context.fireChannelRead(wrapInboundOut(buffer))
+                passOn(wrapInboundOut(buffer), context: context)
                 return
             case .head(let head, let length):
                 if fence.isClear, gate.admitsRawHit(head), let answer = answer(head, allocator: context.channel.allocator) {
                     buffer.moveReaderIndex(forwardBy: length)
                     state = .reading(buffer)
-                    send(answer, context: context)
+                    // Counted before it is sent: a client that has its response sees it counted.
                     counters.recordRawHit()
-                    context.fireUserInboundEventTriggered(RawRequestAnswered())
+                    fence.answeredRaw()
+                    send(answer, context: context)
                     guard answer.keepAlive else {
                         state = .closing
                         return
@@ -100,19 +112,24 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 } else {
                     guard let request = buffer.readSlice(length: length) else {
                         state = .handedOver
-                        context.fireChannelRead(wrapInboundOut(buffer))
+                        passOn(wrapInboundOut(buffer), context: context)
                         return
                     }
                     state = .reading(buffer)
                     fence.handOn()
                     // The decoder may answer it at once (a hit behind NIO's handlers), so that
                     // the fence may be clear again when the next head is read.
-                    context.fireChannelRead(wrapInboundOut(request))
+                    passOn(wrapInboundOut(request), context: context)
                     guard case .reading = state else { return }
                 }
             }
         }
         state = .reading(ByteBuffer())  // all read: the receive buffer goes back to the channel
+    }
+
+    private func passOn(_ data: NIOAny, context: ChannelHandlerContext) {
+        passedOnSinceReadComplete = true
+        context.fireChannelRead(data)
     }
 
     private func answer(_ head: RawRequestHead, allocator: ByteBufferAllocator) -> HitResponder.Answer? {

@@ -52,11 +52,7 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // A request was answered before it reached this handler (by `RawHitHandler`, from the
-        // raw bytes, its response already queued): the wait for the next head starts now.
-        if event is RawRequestAnswered {
-            arm(context)
-        } else if event is DrainConnection {
+        if event is DrainConnection {
             draining = true
             if endsWritten == headsReceived { context.close(mode: .output, promise: nil) }
         } else {
@@ -115,7 +111,14 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         timer = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = loopBound.value
             handler.timer = nil
-            guard let since = handler.waitingSince, context.channel.isActive else { return }
+            guard var since = handler.waitingSince, context.channel.isActive else { return }
+            // Requests answered before they reached this handler (by `RawHitHandler`, from the
+            // raw bytes) restart the wait as `arm` does: the last one is when it starts.
+            if let answered = handler.fence.lastRawAnswer, answered > since {
+                since = answered
+                handler.waitingSince = answered
+                handler.responseWasLeaving = false
+            }
             let leaving = ((try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0) > 0
             if leaving || handler.responseWasLeaving {
                 // The last response was still leaving when last seen: the idle time starts now.

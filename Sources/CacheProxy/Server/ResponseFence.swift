@@ -1,7 +1,11 @@
-/// The one fact the raw-bytes hit path and SwiftNIO's HTTP handlers share on a connection:
-/// how many requests were handed to the HTTP decoder and how many of their responses have
-/// ended. `RawHitHandler` answers a hit from the raw bytes only while the two are equal, so a
-/// response never overtakes one the HTTP side still owes.
+import NIOCore
+
+/// What the raw-bytes hit path and SwiftNIO's HTTP handlers share on a connection: how many
+/// requests were handed to the HTTP decoder and how many of their responses have ended, and
+/// when a request was last answered from the raw bytes. `RawHitHandler` answers a hit from the
+/// raw bytes only while the two counts are equal, so a response never overtakes one the HTTP
+/// side still owes; `RequestHeadTimeoutHandler` starts its wait for the next head at the last
+/// raw answer, which it never sees pass (read here by its timer, not sent up the pipeline per hit).
 ///
 /// Used on the connection's event loop only. The handler counting the ends must see every
 /// response end the HTTP side writes, so it sits above the decoder and below every handler
@@ -9,6 +13,8 @@
 final class ResponseFence {
     private var handedOn = 0
     private var ended = 0
+    /// When `RawHitHandler` last queued a response; nil until it has.
+    private(set) var lastRawAnswer: NIODeadline?
 
     /// Whether every request handed to the decoder has been answered.
     var isClear: Bool { handedOn == ended }
@@ -18,8 +24,7 @@ final class ResponseFence {
 
     /// A response of the HTTP side has been written to its end.
     func responseEnded() { ended += 1 }
-}
 
-/// Sent up the pipeline when `RawHitHandler` answered a request from the raw bytes: the wait
-/// for the next request head starts (the handlers above never saw the request).
-struct RawRequestAnswered {}
+    /// `RawHitHandler` queued a response: the wait for the next request head starts now.
+    func answeredRaw() { lastRawAnswer = .now() }
+}
