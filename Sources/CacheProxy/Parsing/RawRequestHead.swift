@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A request head read straight from a connection's bytes, for the proxy's fast path of cache
 /// hits. Only the plain form that players send is read: a request line of a token method, a
 /// target of visible ASCII and `HTTP/1.0` or `HTTP/1.1`; header lines of a token name and a value
@@ -54,52 +62,104 @@ public struct RawRequestHead: Sendable, Hashable {
     /// `maximumFields` header fields, is `notPlain`. Each line is checked as soon as it ends, so
     /// bytes that are not plain are known to be so without waiting for the end of the head.
     public static func read(_ bytes: UnsafeRawBufferPointer, limit: Int = 8192, maximumFields: Int = 100) -> Reading {
+        // Every hit pays for this: lines are found with memchr and checked in tight loops over
+        // the bytes, and field names told apart by their length before any comparison.
+        let incomplete: Reading = bytes.count >= limit ? .notPlain : .needMore
+        guard let base = bytes.baseAddress else { return incomplete }
+        let end = min(bytes.count, limit)
         var fields = Fields()
         var requestLine: (method: String, target: String, minorVersion: Int)?
         var fieldCount = 0
         var lineStart = 0
-        var index = 0
-        while index < bytes.count {
-            guard index < limit else { return .notPlain }
-            if bytes[index] == lf {
-                guard index > lineStart, bytes[index - 1] == cr else { return .notPlain }  // a bare LF
-                let line = bytes[lineStart..<index - 1]
-                if let (method, target, minorVersion) = requestLine {
-                    if line.isEmpty {
-                        return .head(RawRequestHead(method: method, target: target, minorVersion: minorVersion, range: fields.range,
-                                                    ifRange: fields.ifRange, connection: fields.connection ?? .unspecified,
-                                                    host: fields.host, origin: fields.origin),
-                                     length: index + 1)
-                    }
-                    fieldCount += 1
-                    guard fieldCount <= maximumFields, fields.read(line) else { return .notPlain }
-                } else {
-                    guard let parsed = parseRequestLine(line) else { return .notPlain }
-                    requestLine = parsed
+        while lineStart < end {
+            guard let found = memchr(base + lineStart, Int32(lf), end - lineStart) else { return incomplete }
+            let index = base.distance(to: UnsafeRawPointer(found))
+            guard index > lineStart, base.load(fromByteOffset: index - 1, as: UInt8.self) == cr else { return .notPlain }  // a bare LF
+            let line = Line(base: base, start: lineStart, end: index - 1)
+            if let (method, target, minorVersion) = requestLine {
+                if line.isEmpty {
+                    return .head(RawRequestHead(method: method, target: target, minorVersion: minorVersion, range: fields.range,
+                                                ifRange: fields.ifRange, connection: fields.connection ?? .unspecified,
+                                                host: fields.host, origin: fields.origin),
+                                 length: index + 1)
                 }
-                lineStart = index + 1
+                fieldCount += 1
+                guard fieldCount <= maximumFields, fields.read(line) else { return .notPlain }
+            } else {
+                guard let parsed = parseRequestLine(line) else { return .notPlain }
+                requestLine = parsed
             }
-            index += 1
+            lineStart = index + 1
         }
-        return bytes.count >= limit ? .notPlain : .needMore
+        return incomplete
     }
 
     private static let cr = UInt8(ascii: "\r")
     private static let lf = UInt8(ascii: "\n")
-    private static let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
 
-    private static func parseRequestLine(_ line: Slice<UnsafeRawBufferPointer>) -> (String, String, Int)? {
-        guard let firstSpace = firstIndex(of: UInt8(ascii: " "), in: line),
-              let secondSpace = firstIndex(of: UInt8(ascii: " "), in: line[(firstSpace + 1)...])
+    /// The bytes `start..<end` of a head, CRLF excluded.
+    private struct Line {
+        let base: UnsafeRawPointer
+        let start: Int
+        let end: Int
+
+        var isEmpty: Bool { start == end }
+        var count: Int { end - start }
+
+        subscript(offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+
+        func slice(_ from: Int, _ to: Int) -> Line { Line(base: base, start: from, end: to) }
+
+        /// The offset of the first `byte`, or nil.
+        func firstIndex(of byte: UInt8, from: Int? = nil) -> Int? {
+            let from = from ?? start
+            guard from < end, let found = memchr(base + from, Int32(byte), end - from) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+
+        /// Whether every byte passes `test`.
+        func all(_ test: (UInt8) -> Bool) -> Bool {
+            for offset in start..<end where !test(self[offset]) { return false }
+            return true
+        }
+
+        /// Whether the bytes spell `word`, exactly or (`word` in lower case) in any ASCII case.
+        func spells(_ word: StaticString, ignoringCase: Bool = true) -> Bool {
+            guard count == word.utf8CodeUnitCount else { return false }
+            let wanted = word.utf8Start
+            for offset in 0..<count {
+                let byte = self[start + offset]
+                let folded = ignoringCase && byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                guard folded == wanted[offset] else { return false }
+            }
+            return true
+        }
+
+        /// Without spaces and tabs at either end.
+        func trimmed() -> Line {
+            var from = start
+            var to = end
+            while from < to, self[from] == 0x20 || self[from] == 0x09 { from += 1 }
+            while to > from, self[to - 1] == 0x20 || self[to - 1] == 0x09 { to -= 1 }
+            return slice(from, to)
+        }
+
+        var string: String { String(decoding: UnsafeRawBufferPointer(start: base + start, count: count), as: UTF8.self) }
+    }
+
+    private static func parseRequestLine(_ line: Line) -> (String, String, Int)? {
+        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
+              let secondSpace = line.firstIndex(of: UInt8(ascii: " "), from: firstSpace + 1)
         else { return nil }
-        let method = line[..<firstSpace]
-        let target = line[(firstSpace + 1)..<secondSpace]
-        let version = line[(secondSpace + 1)...]
-        guard !method.isEmpty, method.allSatisfy(isTokenByte), !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              version.count == 8, matches(version.prefix(7), "HTTP/1.", ignoringCase: false), let minor = version.last,
-              minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1")
+        let method = line.slice(line.start, firstSpace)
+        let target = line.slice(firstSpace + 1, secondSpace)
+        let version = line.slice(secondSpace + 1, line.end)
+        guard !method.isEmpty, method.all(isTokenByte), !target.isEmpty, target.all({ $0 &- 0x21 < 0x5E }),
+              version.count == 8, version.slice(version.start, version.end - 1).spells("HTTP/1.", ignoringCase: false)
         else { return nil }
-        return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), Int(minor - UInt8(ascii: "0")))
+        let minor = version[version.end - 1]
+        guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { return nil }
+        return (method.string, target.string, Int(minor - UInt8(ascii: "0")))
     }
 
     /// The header fields that matter, read one line at a time.
@@ -112,41 +172,42 @@ public struct RawRequestHead: Sendable, Hashable {
         var sawContentLength = false
 
         /// Reads one field line; false when it is not plain.
-        mutating func read(_ line: Slice<UnsafeRawBufferPointer>) -> Bool {
-            guard let colon = RawRequestHead.firstIndex(of: UInt8(ascii: ":"), in: line), colon > line.startIndex else { return false }
-            let name = line[..<colon]
-            let rawValue = line[(colon + 1)...]
-            guard name.allSatisfy(RawRequestHead.isTokenByte),
-                  rawValue.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 })
-            else { return false }
-            let value = RawRequestHead.trimmed(rawValue)
-            if RawRequestHead.equalsIgnoringCase(name, "range") {
-                guard range == nil else { return false }
-                range = String(decoding: value, as: UTF8.self)
-            } else if RawRequestHead.equalsIgnoringCase(name, "if-range") {
-                guard ifRange == nil else { return false }
-                ifRange = String(decoding: value, as: UTF8.self)
-            } else if RawRequestHead.equalsIgnoringCase(name, "host") {
+        mutating func read(_ line: Line) -> Bool {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.start else { return false }
+            let name = line.slice(line.start, colon)
+            let rawValue = line.slice(colon + 1, line.end)
+            // Visible ASCII, space or tab.
+            guard name.all(RawRequestHead.isTokenByte), rawValue.all({ $0 &- 0x20 < 0x5F || $0 == 0x09 }) else { return false }
+            let value = rawValue.trimmed()
+            switch name.count {
+            case 4 where name.spells("host"):
                 guard host == nil else { return false }
-                host = String(decoding: value, as: UTF8.self)
-            } else if RawRequestHead.equalsIgnoringCase(name, "origin") {
+                host = value.string
+            case 5 where name.spells("range"):
+                guard range == nil else { return false }
+                range = value.string
+            case 6 where name.spells("origin"):
                 guard origin == nil else { return false }
-                origin = String(decoding: value, as: UTF8.self)
-            } else if RawRequestHead.equalsIgnoringCase(name, "connection") {
+                origin = value.string
+            case 8 where name.spells("if-range"):
+                guard ifRange == nil else { return false }
+                ifRange = value.string
+            case 10 where name.spells("connection"):
                 guard connection == nil else { return false }
-                if RawRequestHead.equalsIgnoringCase(value, "close") {
+                if value.spells("close") {
                     connection = .close
-                } else if RawRequestHead.equalsIgnoringCase(value, "keep-alive") {
+                } else if value.spells("keep-alive") {
                     connection = .keepAlive
                 } else {
                     return false
                 }
-            } else if RawRequestHead.equalsIgnoringCase(name, "content-length") {
-                guard !sawContentLength, value.elementsEqual("0".utf8) else { return false }
+            case 14 where name.spells("content-length"):
+                guard !sawContentLength, value.spells("0", ignoringCase: false) else { return false }
                 sawContentLength = true
-            } else if RawRequestHead.equalsIgnoringCase(name, "transfer-encoding") || RawRequestHead.equalsIgnoringCase(name, "expect")
-                        || RawRequestHead.equalsIgnoringCase(name, "upgrade") {
+            case 6 where name.spells("expect"), 7 where name.spells("upgrade"), 17 where name.spells("transfer-encoding"):
                 return false
+            default:
+                break
             }
             return true
         }
@@ -155,46 +216,13 @@ public struct RawRequestHead: Sendable, Hashable {
     /// RFC 9110 `tchar`.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default:
-            tokenSymbols.contains(byte)
+            false
         }
-    }
-
-    /// Whether `bytes` spell `word` (lower case) in any ASCII case.
-    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: StaticString) -> Bool {
-        matches(bytes, word, ignoringCase: true)
-    }
-
-    /// Whether `bytes` spell `word`, exactly or (`word` in lower case) in any ASCII case. Byte
-    /// loops over the buffer: the generic `Sequence` algorithms cost a good part of a hit here.
-    private static func matches(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: StaticString, ignoringCase: Bool) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        let wanted = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        var offset = 0
-        for byte in bytes {
-            let folded = ignoringCase && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-            guard folded == wanted[offset] else { return false }
-            offset += 1
-        }
-        return true
-    }
-
-    /// The index of the first `byte` in `bytes`.
-    private static func firstIndex(of byte: UInt8, in bytes: Slice<UnsafeRawBufferPointer>) -> Int? {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes.base[index] == byte { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func trimmed(_ value: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-        var value = value
-        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-        return value
     }
 }
