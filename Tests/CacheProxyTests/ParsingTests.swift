@@ -1,5 +1,6 @@
 import CacheProxyParsing
 import Testing
+import TestSupport
 
 @Suite("Parsing untrusted request and origin headers")
 struct ParsingTests {
@@ -23,6 +24,40 @@ struct ParsingTests {
     ])
     func rangeRejects(header: String, code: ParseError.Code) {
         #expect(throws: ParseError(code, "")) { try RangeRequest(parsing: header) }
+    }
+
+    @Test("A Range header given as a string reads as its bytes do, the form players send and every other")
+    func rangeStringReadsAsBytes() {
+        var generator = SeededGenerator(seed: 41)
+        let alphabet = Array("bytes=0123456789-, B\t".utf8)
+        var inputs = ["bytes=0-99", "bytes=500-", "bytes=18446744073709551615-", "bytes=999999999999999999-", "bytes=1000000000000000000-1",
+                      "bytes=5-4", "bytes=0-0", "bytes=00-01", "bytes=-5", "bytes=1-2-3", "bytes=1-2,", "bytes=1-", "bytes=", "bytes=-", ""]
+        for _ in 0..<20_000 {
+            var bytes = Array("bytes=\(UInt64.random(in: 0...1 << 40, using: &generator))-\(UInt64.random(in: 0...1 << 40, using: &generator))".utf8)
+            for _ in 0..<Int.random(in: 0...2, using: &generator) where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[at] = alphabet.randomElement(using: &generator) ?? 0
+                case 1: bytes.insert(alphabet.randomElement(using: &generator) ?? 0, at: at)
+                default: bytes.removeSubrange(at...)
+                }
+            }
+            inputs.append(String(decoding: bytes, as: UTF8.self))
+        }
+        var disagreements: [String] = []
+        for input in inputs {
+            for limits in [RangeRequestLimits(), RangeRequestLimits(maximumLength: 12, maximumRanges: 1), RangeRequestLimits(maximumRanges: 0)] {
+                let fromString = Result { () throws(ParseError) in try RangeRequest(parsing: input, limits: limits) }
+                let fromBytes = Result { () throws(ParseError) in try RangeRequest(parsing: Array(input.utf8), limits: limits) }
+                let same = switch (fromString, fromBytes) {
+                case (.success(let a), .success(let b)): a == b
+                case (.failure(let a), .failure(let b)): a.code == b.code
+                default: false
+                }
+                if !same { disagreements.append("\(input.debugDescription): \(fromString) / \(fromBytes)") }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
     }
 
     @Test("Ranges resolve against the length, unsatisfiable ones to nil")

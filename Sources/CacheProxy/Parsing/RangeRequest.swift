@@ -55,7 +55,36 @@ public enum RangeRequest: Sendable, Hashable {
 
     /// Parses a header value given as a string; see ``init(parsing:limits:)-(Collection<UInt8>,_)``.
     public init(parsing value: String, limits: RangeRequestLimits = RangeRequestLimits()) throws(ParseError) {
+        // Every ranged hit parses one: the form players send is read in place, the rest by the
+        // full parser (which then reads it the same; ParsingTests compares the two).
+        if value.utf8.count <= limits.maximumLength, limits.maximumRanges > 0,
+           let specifier = value.utf8.withContiguousStorageIfAvailable(Self.playersForm) ?? nil {
+            self = .single(specifier)
+            return
+        }
         try self.init(parsing: Array(value.utf8), limits: limits)
+    }
+
+    /// `bytes=first-last` or `bytes=first-` exactly: lower case, no space, numbers of at most 18
+    /// digits (they cannot overflow), `last` not before `first`. Nil for anything else.
+    private static func playersForm(_ bytes: UnsafeBufferPointer<UInt8>) -> RangeSpecifier? {
+        let unit = "bytes=".utf8
+        guard bytes.count > unit.count, bytes.prefix(unit.count).elementsEqual(unit) else { return nil }
+        var position = unit.count
+        func number() -> UInt64? {
+            var value: UInt64 = 0
+            let start = position
+            while position < bytes.count, position - start < 18, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10 {
+                value = value * 10 + UInt64(digit)
+                position += 1
+            }
+            return position > start ? value : nil
+        }
+        guard let first = number(), position < bytes.count, bytes[position] == UInt8(ascii: "-") else { return nil }
+        position += 1
+        if position == bytes.count { return .from(first: first) }
+        guard let last = number(), position == bytes.count, last >= first else { return nil }
+        return .closed(first: first, last: last)
     }
 
     private static func specifier(_ scanner: inout ASCIIScanner) throws(ParseError) -> RangeSpecifier {

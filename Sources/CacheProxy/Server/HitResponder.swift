@@ -90,10 +90,16 @@ final class HitResponder {
         allocator: ByteBufferAllocator
     ) -> Answer? {
         let started = proxy.accessLog == nil ? nil : ContinuousClock.now
-        guard method == .GET || method == .HEAD, let target = target(of: uri), target.isServable,
+        // A match on the cases: HTTPMethod's == compares raw value strings.
+        let isHead: Bool
+        switch method {
+        case .GET: isHead = false
+        case .HEAD: isHead = true
+        default: return nil
+        }
+        guard let target = target(of: uri), target.isServable,
               let (file, facts, headerLines) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
         else { return nil }
-        let isHead = method == .HEAD
         let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: proxy.configuration.limits.range)
         guard let plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
         let reader = proxy.store.reader(for: target.key)
