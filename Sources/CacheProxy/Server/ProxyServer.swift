@@ -30,7 +30,6 @@ enum ProxyServer {
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
                     let fileHandles = ConnectionFileHandles()
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)
                     context.heldFiles.add(responder, on: channel.eventLoop)
@@ -39,9 +38,12 @@ enum ProxyServer {
                     let rawHits = RawHitHandler(
                         responder: responder, fence: fence, gate: gate, counters: context.counters,
                         headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
-                    try pipeline.addHandler(fileHandles)
-                    // Before the encoder: its answers are bytes, and the HTTP handlers never see them.
+                    // First: a hit read and answered there passes through no other handler. Its
+                    // answers are bytes, and its file regions are the connection's shared
+                    // descriptor's, which `ConnectionFileHandles` would pass on untouched.
                     try pipeline.addHandler(rawHits)
+                    try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
+                    try pipeline.addHandler(fileHandles)
                     try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
