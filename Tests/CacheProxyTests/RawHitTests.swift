@@ -160,14 +160,14 @@ struct RawHitTests {
     func rawHitsRestartTheHeadTimeout() async throws {
         // Long enough that a loaded machine running the other tests does not stretch the pauses
         // between hits into a real idle timeout.
-        let timeout = Duration.seconds(1)
+        let timeout = Duration.seconds(2)
         try await withCachedFile(configure: { $0.timeouts.requestHead = timeout }) { harness, target in
             let before = rawHits(harness)
             let connection = try RawConnection(port: harness.port)
             let clock = ContinuousClock()
             var lastAnswered = clock.now
-            // 2.4 s of hits, 200 ms apart: over twice the head timeout counted from the connection's start.
-            for index in 0..<12 {
+            // 3.2 s of hits, 200 ms apart: over one and a half head timeouts from the connection's start.
+            for index in 0..<16 {
                 if index > 0 { try await Task.sleep(for: .milliseconds(200)) }
                 let start = index * 1000
                 let sent = connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=\(start)-\(start + 9)\r\n\r\n")
@@ -177,7 +177,7 @@ struct RawHitTests {
                 guard answered else { return }
                 lastAnswered = clock.now
             }
-            #expect(rawHits(harness) == before + 12)
+            #expect(rawHits(harness) == before + 16)
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(10))
             #expect(closed)
             #expect(bytes.isEmpty)

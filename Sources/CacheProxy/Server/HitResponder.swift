@@ -35,6 +35,9 @@ final class HitResponder {
             return HTTPResponseHead(version: version, status: plan.status, headers: headers)
         }
 
+        /// The most bytes ``writeHead(into:)`` writes.
+        var headCapacity: Int { ByteResponsePlan.headCapacity(headerLines: headerLines, connection: connection) }
+
         /// The response head as SwiftNIO's encoder would write ``head``.
         func writeHead(into buffer: inout ByteBuffer) {
             plan.writeHead(version: version, headerLines: headerLines, connection: connection, into: &buffer)

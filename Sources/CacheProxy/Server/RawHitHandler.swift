@@ -140,7 +140,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Writes the response as SwiftNIO's encoder would: status line, header fields, body.
     private func send(_ answer: HitResponder.Answer, context: ChannelHandlerContext) {
-        var head = context.channel.allocator.buffer(capacity: 256)
+        var head = context.channel.allocator.buffer(capacity: answer.headCapacity)
         answer.writeHead(into: &head)
         guard let body = answer.body else {
             context.writeLastAndFlush(wrapOutboundOut(.byteBuffer(head)), keepAlive: answer.keepAlive, logging: answer.log)

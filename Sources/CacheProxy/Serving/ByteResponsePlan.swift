@@ -50,49 +50,53 @@ struct ByteResponsePlan {
         return headers
     }
 
+    /// The most bytes ``writeHead(version:headerLines:connection:into:)`` writes: its fixed
+    /// text, with room to spare, and four numbers of their most digits.
+    static func headCapacity(headerLines: [UInt8], connection: String?) -> Int {
+        192 + 4 * DecimalDigits.maximumCount + headerLines.count + (connection?.utf8.count ?? 0)
+    }
+
     /// Writes the response head as SwiftNIO's encoder would write one with ``headers`` and then
     /// `Connection: connection`: status line, header fields, empty line. A hit answered from
     /// the raw request bytes writes its head so, without building the headers first;
     /// `headerLines` are the facts' ``EntryFacts/representationHeaderLines()``, made once per entry.
     func writeHead(version: HTTPVersion, headerLines: [UInt8], connection: String?, into buffer: inout ByteBuffer) {
-        buffer.writeStaticString(version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
-        buffer.writeStaticString(partial == nil ? "200 OK\r\n" : "206 Partial Content\r\n")
-        buffer.writeBytes(headerLines)
-        buffer.writeStaticString("Content-Length: ")
-        buffer.writeDecimal(contentLength)
-        if let partial {
-            buffer.writeStaticString("\r\nContent-Range: bytes ")
-            buffer.writeDecimal(partial.range.lowerBound)
-            buffer.writeStaticString("-")
-            buffer.writeDecimal(partial.range.upperBound - 1)
-            buffer.writeStaticString("/")
-            buffer.writeDecimal(partial.length)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.headCapacity(headerLines: headerLines, connection: connection)) { raw in
+            var head = HeadWriter(into: raw.bindMemory(to: UInt8.self))
+            head.append(version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+            head.append(partial == nil ? "200 OK\r\n" : "206 Partial Content\r\n")
+            head.append(headerLines)
+            head.append("Content-Length: ")
+            head.append(decimal: contentLength)
+            if let partial {
+                head.append("\r\nContent-Range: bytes ")
+                head.append(decimal: partial.range.lowerBound)
+                head.append("-")
+                head.append(decimal: partial.range.upperBound - 1)
+                head.append("/")
+                head.append(decimal: partial.length)
+            }
+            if let connection {
+                head.append("\r\nConnection: ")
+                head.append(utf8: connection)
+            }
+            head.append("\r\n\r\n")
+            return head.count
         }
-        if let connection {
-            buffer.writeStaticString("\r\nConnection: ")
-            buffer.writeString(connection)
-        }
-        buffer.writeStaticString("\r\n\r\n")
     }
 
     /// `bytes first-last/length`, written digit by digit into one allocation: every range
     /// response carries one, and string interpolation grows its buffer several times.
     static func contentRange(_ range: Range<UInt64>, length: UInt64) -> String {
         String(unsafeUninitializedCapacity: 6 + 3 * DecimalDigits.maximumCount + 2) { buffer in
-            var count = 0
-            func append(_ text: StaticString) {
-                for byte in UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount) {
-                    buffer[count] = byte
-                    count += 1
-                }
-            }
-            append("bytes ")
-            count = DecimalDigits.write(range.lowerBound, into: buffer, at: count)
-            append("-")
-            count = DecimalDigits.write(range.upperBound - 1, into: buffer, at: count)
-            append("/")
-            count = DecimalDigits.write(length, into: buffer, at: count)
-            return count
+            var text = HeadWriter(into: buffer)
+            text.append("bytes ")
+            text.append(decimal: range.lowerBound)
+            text.append("-")
+            text.append(decimal: range.upperBound - 1)
+            text.append("/")
+            text.append(decimal: length)
+            return text.count
         }
     }
 

@@ -1,5 +1,3 @@
-import NIOCore
-
 /// The decimal digits of an unsigned integer, written straight into bytes: a hit's response
 /// head carries up to four numbers, and `String(number)` would cost an allocation each.
 enum DecimalDigits {
@@ -18,14 +16,5 @@ enum DecimalDigits {
         } while rest > 0
         buffer[start..<end].reverse()
         return end
-    }
-}
-
-extension ByteBuffer {
-    /// Appends the decimal digits of `number`.
-    mutating func writeDecimal(_ number: UInt64) {
-        writeWithUnsafeMutableBytes(minimumWritableBytes: DecimalDigits.maximumCount) { raw in
-            DecimalDigits.write(number, into: raw.bindMemory(to: UInt8.self), at: 0)
-        }
     }
 }
