@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A `Range` request header (RFC 9110 section 14.2), parsed.
 ///
 /// ```swift
@@ -68,9 +76,11 @@ public enum RangeRequest: Sendable, Hashable {
     /// `bytes=first-last` or `bytes=first-` exactly: lower case, no space, numbers of at most 18
     /// digits (they cannot overflow), `last` not before `first`. Nil for anything else.
     private static func playersForm(_ bytes: UnsafeBufferPointer<UInt8>) -> RangeSpecifier? {
-        let unit = "bytes=".utf8
-        guard bytes.count > unit.count, bytes.prefix(unit.count).elementsEqual(unit) else { return nil }
-        var position = unit.count
+        let unit: StaticString = "bytes="
+        guard bytes.count > unit.utf8CodeUnitCount, let start = bytes.baseAddress,
+              memcmp(start, unit.utf8Start, unit.utf8CodeUnitCount) == 0
+        else { return nil }
+        var position = unit.utf8CodeUnitCount
         func number() -> UInt64? {
             var value: UInt64 = 0
             let start = position
