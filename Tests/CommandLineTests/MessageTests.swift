@@ -121,7 +121,11 @@ final class ListeningSocket {
                 bind(descriptor, generic, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        guard descriptor >= 0, bound else {
+            // `port` is not set, so `deinit` does not run: the descriptor is closed here.
+            if descriptor >= 0 { close(descriptor) }
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 

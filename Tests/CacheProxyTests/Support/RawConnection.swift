@@ -13,7 +13,11 @@ final class RawConnection {
     private var received: [UInt8] = []
 
     init(port: Int, receiveBufferSize: Int32? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Kept in a local until connected: once every stored property is set, a throwing init
+        // still runs `deinit`, which would close the descriptor a second time. With tests running
+        // in parallel, that number may by then name another test's file or socket (a refused
+        // connection once closed a proxy's sendfile descriptor under it: EBADF, a crash).
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnectionError.socket }
         if var size = receiveBufferSize {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -29,6 +33,7 @@ final class RawConnection {
             close(descriptor)
             throw RawConnectionError.connect
         }
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
