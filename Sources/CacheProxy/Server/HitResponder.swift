@@ -23,6 +23,9 @@ final class HitResponder {
         /// The `Connection` header's value, when the response carries one.
         var connection: String?
         var body: IOData?
+        /// How the body is written, when ``HitWriteChooser`` chose it; the writer reports how
+        /// long the write took (``recordWrite(of:nanoseconds:)``).
+        var chosenMethod: HitWriteChooser.Method?
         var keepAlive: Bool
         /// The access log's record of the response, appended once it is written; nil when the
         /// access log is off.
@@ -69,6 +72,7 @@ final class HitResponder {
     private let fileHandles: ConnectionFileHandles
     private var lastTarget: Target?
     private var lastEntry: Entry?
+    private var writeChooser = HitWriteChooser()
 
     init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
         self.proxy = proxy
@@ -107,12 +111,16 @@ final class HitResponder {
         guard let plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
         let reader = proxy.store.reader(for: target.key)
         var body: IOData?
+        var chosenMethod: HitWriteChooser.Method?
         if let bytes = plan.body {
-            if let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
+            if writeChooser.writesFromMapping(length: bytes.length),
+               let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
                 body = .byteBuffer(buffer)
+                chosenMethod = .mapping
                 reader.recordServed(bytes.length)
             } else if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
+                chosenMethod = .sendfile
                 reader.recordServed(bytes.length)
             } else {
                 guard let buffer = try? reader.readWhole(bytes, of: file, limit: proxy.configuration.responseChunkSize, allocator: allocator) else {
@@ -135,7 +143,15 @@ final class HitResponder {
                 firstByte: nil, ended: started))
         }
         let framing = ResponseFraming.decide(version: version, keepAlive: keepAlive, isHead: isHead, hasLength: true)
-        return Answer(plan: plan, headerLines: headerLines, version: version, connection: framing.connection, body: body, keepAlive: framing.keepAlive, log: log)
+        return Answer(plan: plan, headerLines: headerLines, version: version, connection: framing.connection, body: body,
+                      chosenMethod: chosenMethod, keepAlive: framing.keepAlive, log: log)
+    }
+
+    /// The answer's body, written as ``Answer/chosenMethod`` says, took `nanoseconds` to write
+    /// into the socket.
+    func recordWrite(of answer: Answer, nanoseconds: UInt64) {
+        guard let method = answer.chosenMethod, let length = answer.plan.body?.length else { return }
+        writeChooser.record(method, length: length, nanoseconds: nanoseconds)
     }
 
     /// What a request target names, parsed once per distinct target of the connection.

@@ -138,7 +138,9 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             keepAlive: head.keepAlive, range: head.range, ifRange: head.ifRange, allocator: allocator)
     }
 
-    /// Writes the response as SwiftNIO's encoder would: status line, header fields, body.
+    /// Writes the response as SwiftNIO's encoder would: status line, header fields, body; and
+    /// tells the responder how long a body whose way of writing it chose took to go into the
+    /// socket (the write is made here when the socket has room, which it still has after).
     private func send(_ answer: HitResponder.Answer, context: ChannelHandlerContext) {
         var head = context.channel.allocator.buffer(capacity: answer.headCapacity)
         answer.writeHead(into: &head)
@@ -146,7 +148,11 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.writeLastAndFlush(wrapOutboundOut(.byteBuffer(head)), keepAlive: answer.keepAlive, logging: answer.log)
             return
         }
+        let started = answer.chosenMethod == nil ? 0 : NIODeadline.now().uptimeNanoseconds
         context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
         context.writeLastAndFlush(wrapOutboundOut(body), keepAlive: answer.keepAlive, logging: answer.log)
+        if answer.chosenMethod != nil, context.channel.isWritable {
+            responder.recordWrite(of: answer, nanoseconds: NIODeadline.now().uptimeNanoseconds &- started)
+        }
     }
 }
