@@ -3,7 +3,7 @@ import CacheProxyParsing
 /// Reads arbitrary bytes as a raw request head, the proxy's fast path for cache hits. It may
 /// not trap, and what it reads must be consistent: a head ends with CRLF CRLF within the bytes,
 /// its target and method are visible ASCII, and every shorter prefix of the bytes asks for more
-/// (or is refused), never reads as another head.
+/// (or is refused), never reads as another head; and a known target given to reuse changes nothing.
 ///
 /// The head then goes through the request policy, as the proxy judges it: the policy may not
 /// trap either, a `Host` it refuses is never let through, a route the target parser calls a
@@ -21,6 +21,10 @@ public func fuzzRawRequestHead(_ start: UnsafePointer<UInt8>?, _ count: Int) -> 
     precondition(!head.method.isEmpty && head.minorVersion <= 1)
     // The head alone reads the same; any prefix of it is incomplete or refused.
     precondition(RawRequestHead.read(UnsafeRawBufferPointer(rebasing: bytes[..<length]), limit: 4096, maximumFields: 16) == reading)
+    // A known target, the head's own or one a byte or a length apart, changes nothing the head says.
+    for known in [head.target, head.target + "/", String(head.target.dropLast()), String(head.target.dropLast()) + "~"] {
+        precondition(RawRequestHead.read(bytes, limit: 4096, maximumFields: 16, knownTarget: known) == reading, "a known target changed the head")
+    }
     for cut in [length - 1, length / 2, 1] where cut < length {
         let prefix = RawRequestHead.read(UnsafeRawBufferPointer(rebasing: bytes[..<cut]), limit: 4096, maximumFields: 16)
         precondition(prefix == .needMore || prefix == .notPlain, "a prefix of \(cut) bytes read as a head")

@@ -16,6 +16,30 @@ struct RawRequestHeadTests {
         #expect(head.range == "bytes=0-9" && head.ifRange == nil && head.keepAlive)
     }
 
+    @Test("A known target is the head's target only when it spells the same bytes")
+    func knownTargetReused() throws {
+        // Built at run time, so that it is a native string with storage of its own.
+        let target = "/proxy?url=" + String(repeating: "a", count: 40)
+        let text = "GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n"
+        func readTarget(knowing known: String?) -> String? {
+            guard case .head(let head, _) = Array(text.utf8).withUnsafeBytes({ RawRequestHead.read($0, knownTarget: known) }) else {
+                return nil
+            }
+            return head.target
+        }
+        func storage(_ string: String?) -> UnsafePointer<UInt8>? {
+            string?.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil
+        }
+        let known = String(decoding: Array(target.utf8), as: UTF8.self)  // same bytes, other storage
+        let reused = readTarget(knowing: known)
+        #expect(reused == target && storage(reused) == storage(known), "the known string itself")
+        for other in [String(target.dropLast()) + "b", target + "a", String(target.dropLast()), "/", ""] {
+            let read = readTarget(knowing: other)
+            #expect(read == target && storage(read) != storage(other), "a new string when \(other) differs")
+        }
+        #expect(readTarget(knowing: nil) == target)
+    }
+
     @Test("Keep-alive follows the version and the Connection header", arguments: [
         ("HTTP/1.1", "", true), ("HTTP/1.1", "Connection: close\r\n", false), ("HTTP/1.1", "connection: Keep-Alive\r\n", true),
         ("HTTP/1.0", "", false), ("HTTP/1.0", "Connection: keep-alive\r\n", true), ("HTTP/1.0", "CONNECTION: CLOSE\r\n", false),

@@ -61,7 +61,13 @@ public struct RawRequestHead: Sendable, Hashable {
     /// Reads the head at the start of `bytes`; a head longer than `limit` bytes, or more than
     /// `maximumFields` header fields, is `notPlain`. Each line is checked as soon as it ends, so
     /// bytes that are not plain are known to be so without waiting for the end of the head.
-    public static func read(_ bytes: UnsafeRawBufferPointer, limit: Int = 8192, maximumFields: Int = 100) -> Reading {
+    ///
+    /// When the target spells `knownTarget`, the head's ``target`` is that string itself: a
+    /// connection asks for one URL many times, and a new string per request is an allocation
+    /// and a copy that comparing the bytes saves.
+    public static func read(
+        _ bytes: UnsafeRawBufferPointer, limit: Int = 8192, maximumFields: Int = 100, knownTarget: String? = nil
+    ) -> Reading {
         // Every hit pays for this: lines are found with memchr and checked in tight loops over
         // the bytes, and field names told apart by their length before any comparison.
         let incomplete: Reading = bytes.count >= limit ? .notPlain : .needMore
@@ -86,7 +92,7 @@ public struct RawRequestHead: Sendable, Hashable {
                 fieldCount += 1
                 guard fieldCount <= maximumFields, fields.read(line) else { return .notPlain }
             } else {
-                guard let parsed = parseRequestLine(line) else { return .notPlain }
+                guard let parsed = parseRequestLine(line, knownTarget: knownTarget) else { return .notPlain }
                 requestLine = parsed
             }
             lineStart = index + 1
@@ -145,9 +151,17 @@ public struct RawRequestHead: Sendable, Hashable {
         }
 
         var string: String { String(decoding: UnsafeRawBufferPointer(start: base + start, count: count), as: UTF8.self) }
+
+        /// ``string``, or `known` when it spells the same bytes.
+        func string(reusing known: String?) -> String {
+            guard let known, known.utf8.count == count,
+                  known.utf8.withContiguousStorageIfAvailable({ $0.baseAddress.map { memcmp($0, base + start, count) == 0 } }) == true
+            else { return string }
+            return known
+        }
     }
 
-    private static func parseRequestLine(_ line: Line) -> (String, String, Int)? {
+    private static func parseRequestLine(_ line: Line, knownTarget: String?) -> (String, String, Int)? {
         guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
               let secondSpace = line.firstIndex(of: UInt8(ascii: " "), from: firstSpace + 1)
         else { return nil }
@@ -159,7 +173,7 @@ public struct RawRequestHead: Sendable, Hashable {
         else { return nil }
         let minor = version[version.end - 1]
         guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { return nil }
-        return (method.string, target.string, Int(minor - UInt8(ascii: "0")))
+        return (method.string, target.string(reusing: knownTarget), Int(minor - UInt8(ascii: "0")))
     }
 
     /// The header fields that matter, read one line at a time.

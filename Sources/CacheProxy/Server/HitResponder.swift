@@ -71,6 +71,9 @@ final class HitResponder {
     private let proxy: ProxyContext
     private let fileHandles: ConnectionFileHandles
     private var lastTarget: Target?
+    /// The request target the connection's last hit named (or the last one looked at): the raw
+    /// reader reuses it for a request that names it again.
+    var lastURI: String? { lastTarget?.uri }
     private var lastEntry: Entry?
     private var writeChooser = HitWriteChooser()
 

@@ -84,7 +84,9 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func serve(_ pending: ByteBuffer, context: ChannelHandlerContext) {
         var buffer = pending
         while buffer.readableBytes > 0 {
-            let reading = buffer.withUnsafeReadableBytes { RawRequestHead.read($0, limit: headLimit, maximumFields: fieldLimit) }
+            let reading = buffer.withUnsafeReadableBytes {
+                RawRequestHead.read($0, limit: headLimit, maximumFields: fieldLimit, knownTarget: responder.lastURI)
+            }
             switch reading {
             case .needMore:
                 // A copy of the part read so far: keeping the receive buffer would hold up to
