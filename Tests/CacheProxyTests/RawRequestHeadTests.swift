@@ -80,6 +80,35 @@ struct RawRequestHeadTests {
         #expect(read(text) == .notPlain)
     }
 
+    @Test("Every byte value is judged as RFC 9110 says, wherever it lies in a target, a field name or a value")
+    func everyByte() {
+        let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
+        func reads(_ bytes: [UInt8]) -> Bool {
+            if case .head = bytes.withUnsafeBytes({ RawRequestHead.read($0) }) { return true }
+            return false
+        }
+        for byte in UInt8.min...UInt8.max where byte != 0x0A && byte != 0x0D {
+            let isToken = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || tokenPunctuation.contains(byte)
+            let isVisible = (0x21...0x7E).contains(byte)
+            // Positions in the first sixteen bytes, in a later sixteen and in the tail after them.
+            for position in [0, 5, 17, 39, 40] {
+                let filler = Array(repeating: UInt8(ascii: "a"), count: 41)
+                var target = Array("/".utf8) + filler
+                target[position + 1] = byte
+                #expect(reads(Array("GET ".utf8) + target + Array(" HTTP/1.1\r\n\r\n".utf8)) == isVisible, "\(byte) in a target")
+                var value = filler
+                value[position] = byte
+                #expect(reads(Array("GET /p HTTP/1.1\r\nX-A: ".utf8) + value + Array("\r\n\r\n".utf8)) == (isVisible || byte == 0x20 || byte == 0x09),
+                        "\(byte) in a value")
+            }
+            // A colon ends the name: "X:Y: v" is the field X.
+            #expect(reads(Array("GET /p HTTP/1.1\r\nX".utf8) + [byte] + Array("Y: v\r\n\r\n".utf8)) == (isToken || byte == 0x3A),
+                    "\(byte) in a name")
+            #expect(reads([UInt8(ascii: "G"), byte] + Array("T /p HTTP/1.1\r\n\r\n".utf8)) == isToken, "\(byte) in a method")
+        }
+    }
+
     @Test("A body of Content-Length 0 is no body")
     func emptyBody() {
         guard case .head(_, let length) = read("GET /p HTTP/1.1\r\nContent-Length: 0\r\n\r\n") else {
