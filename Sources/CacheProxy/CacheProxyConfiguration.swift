@@ -34,6 +34,14 @@ public struct CacheProxyConfiguration: Sendable {
     /// How much of the cache hits may be written from memory (read-only mappings of the cache
     /// files) rather than sent with `sendfile`: on loopback the faster way.
     public var mappedFiles = MappedFiles()
+    /// The send buffer (`SO_SNDBUF`) of a connection whose client is on the same machine, in
+    /// bytes; nil leaves it to the kernel, which grows it up to megabytes. A buffer this size
+    /// holds only what the player reads next, so the bytes the proxy copies into the socket
+    /// are still in the CPU's caches when it reads them: whole segments cost the proxy and the
+    /// player less than with a grown buffer (Docs/BENCHMARKS.md, "A smaller send buffer for
+    /// players on the same machine"). Linux doubles the value. Clients on other machines keep
+    /// the kernel's buffer, which a network's round trips need. Default 256 KiB.
+    public var loopbackSendBuffer: Int?
     /// When a client goes away, a fetch it started is completed anyway when at most this many
     /// bytes are left (finishing a segment is cheaper than fetching it again later), and
     /// stopped otherwise. Default 8 MiB.
@@ -73,6 +81,7 @@ public struct CacheProxyConfiguration: Sendable {
         timeouts = Timeouts()
         breaker = CircuitBreakerConfiguration()
         responseChunkSize = 256 * 1024
+        loopbackSendBuffer = 256 * 1024
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
         publicURL = nil

@@ -19,6 +19,7 @@ enum ProxyServer {
         let headTimeout = TimeAmount(configuration.timeouts.requestHead)
         let stallTimeout = TimeAmount(configuration.timeouts.clientWriteStall)
         let chunk = max(configuration.responseChunkSize, 64 * 1024)
+        let loopbackSendBuffer = configuration.loopbackSendBuffer.map { SocketOptionValue(clamping: $0) }
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -29,6 +30,10 @@ enum ProxyServer {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: chunk, high: 2 * chunk))
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let loopbackSendBuffer, let peer = channel.remoteAddress, CacheProxy.isLoopback(peer) {
+                        // A connection keeps the kernel's buffer when this fails: slower, not wrong.
+                        try? channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: loopbackSendBuffer)
+                    }
                     let pipeline = channel.pipeline.syncOperations
                     let fileHandles = ConnectionFileHandles()
                     let responder = HitResponder(proxy: context, fileHandles: fileHandles)

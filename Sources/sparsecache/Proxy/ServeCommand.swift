@@ -59,6 +59,10 @@ struct ServeCommand: AsyncParsableCommand {
         "Page-cache bytes the cache files mapped for hits may bring into memory: hits are written from the mappings, faster than sendfile on loopback; 0 sends every hit with sendfile (default 32MiB): \(SizeArgument.rule).",
         valueName: "size"), transform: SizeArgument.any)
     var mappedMemory: SizeArgument?
+    @Option(name: .customLong("loopback-send-buffer"), help: ArgumentHelp(
+        "The socket send buffer of a client on the same machine: small, the bytes written are still in the CPU's caches when the player reads them; 0 leaves it to the kernel (default 256KiB): \(SizeArgument.rule).",
+        valueName: "size"), transform: SizeArgument.any)
+    var loopbackSendBuffer: SizeArgument?
     @Option(name: .customLong("public-url"),
             help: "The URL players reach the proxy at (behind a front, on a LAN): the base of every URL written into playlists and session answers.")
     var publicURL: String?
@@ -109,6 +113,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let threads { configuration.threads = threads }
         configuration.publicURL = publicURL
         if let mappedMemory { configuration.mappedFiles.limit = Int(clamping: mappedMemory.bytes) }
+        if let loopbackSendBuffer {
+            configuration.loopbackSendBuffer = loopbackSendBuffer.bytes == 0 ? nil : Int(clamping: loopbackSendBuffer.bytes)
+        }
         configuration.recordsMetrics = metrics.isOn
         configuration.writesAccessLog = accessLog.isOn
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1000))

@@ -38,6 +38,16 @@ final class RawConnection {
 
     deinit { close(descriptor) }
 
+    /// The connection's own port, as the server sees it as its peer's.
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Sends bytes; false when the peer has closed the connection.
     @discardableResult
     func send(_ text: String) -> Bool {
