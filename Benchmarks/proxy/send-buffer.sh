@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The send buffer of loopback connections (`serve --loopback-send-buffer`), measured side by
+# side: one proxy per size, each with its own warm cache in front of the same nginx origin, in
+# rounds whose order rotates. Workloads as compare-caches.sh's: a cached 2 MB segment (200) and
+# 64 KiB ranges of a cached 200 MB file (206), every body checked (verify.lua). Prints, per
+# workload and connection count, the median req/s of each size with the proxy's and the
+# client's CPU time per request; 0 is the kernel's own sizing (it grows the buffer to megabytes).
+# Usage: Benchmarks/proxy/send-buffer.sh [SPARSECACHE_BINARY]  (default: a release build)
+# Environment: SIZES ("0 64KiB 128KiB 256KiB 1MiB"), ROUNDS (3), DURATION (3),
+#              CONNECTIONS ("1 16 64"), WORKLOADS ("segment range").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source Benchmarks/proxy/common.sh
+
+read -r -a sizes <<<"${SIZES:-0 64KiB 128KiB 256KiB 1MiB}"
+rounds=${ROUNDS:-3}
+duration=${DURATION:-3}
+connection_counts=${CONNECTIONS:-1 16 64}
+workloads=${WORKLOADS:-segment range}
+./scripts/ensure-deps.sh bench
+binary_or_release_build "${1:-}"
+binary=$BINARY
+
+use_scratch_directory
+work=$WORK
+proxy_pids=() proxy_ports=()
+trap 'stop_pids "${proxy_pids[@]}" "$NGINX_PID"; rm -rf "$work"' EXIT
+make_media_files "$work/www"
+origin_port=$(free_port)
+start_nginx "$work/www" "$origin_port" "$work/nginx"
+origin="http://127.0.0.1:$origin_port"
+for index in "${!sizes[@]}"; do
+    start_proxy "$binary" "$work/cache-$index" --max-size 1GiB --access-log off --loopback-send-buffer "${sizes[$index]}"
+    proxy_pids+=("$PROXY_PID")
+    proxy_ports+=("$PROXY_PORT")
+done
+
+url_of() {  # url_of INDEX PATH
+    echo "http://127.0.0.1:${proxy_ports[$1]}/proxy?url=$(urlencode "$origin$2")"
+}
+
+for index in "${!sizes[@]}"; do
+    for path in /segment.ts /movie.mp4; do
+        curl -sf -o /dev/null "$(url_of "$index" "$path")"
+        cmp <(curl -sf "$(url_of "$index" "$path")") "$work/www$path" || { echo "wrong body for $path" >&2; exit 1; }
+    done
+done
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# measure INDEX WORKLOAD CONNECTIONS: "REQ/S PROXY_US CLIENT_US WRONG"
+measure() {
+    local index=$1 workload=$2 connections=$3 url checks before after client
+    if [ "$workload" = segment ]; then
+        url=$(url_of "$index" /segment.ts)
+        checks=("$work/www/segment.ts" whole)
+    else
+        url=$(url_of "$index" /movie.mp4)
+        checks=("$work/www/movie.mp4" "$BIG_SIZE")
+    fi
+    before=$(cpu_ticks "${proxy_pids[$index]}")
+    client=$({ TIMEFORMAT='%U %S'; time wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d"${duration}s" \
+        -s Benchmarks/proxy/verify.lua "$url" -- "${checks[@]}" >"$work/wrk.out"; } 2>&1)
+    after=$(cpu_ticks "${proxy_pids[$index]}")
+    awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" -v client="$client" '
+        /requests in/ { requests = $1 }
+        /^Requests\/sec:/ { rate = $2 }
+        /Socket errors/ { gsub(",", ""); wrong += $4 + $6 + $8 + $10 }
+        /Non-2xx/ { wrong += $5 }
+        /^verified/ { verified = $2; wrong += $4 + $6 }
+        END {
+            split(client, c, " ")
+            if (verified == 0 || requests == 0) { wrong += 1; requests = 1 }
+            printf "%.0f %.0f %.0f %d\n", rate, (after - before) / hz * 1e6 / requests, (c[1] + c[2]) * 1e6 / requests, wrong
+        }' "$work/wrk.out"
+}
+
+median() {
+    printf "%s\n" "$@" | sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'
+}
+
+failed=0
+for workload in $workloads; do
+    for connections in $connection_counts; do
+        echo "-- $workload, $connections connections: req/s (proxy CPU µs/request, client CPU µs/request)"
+        declare -A rates=() proxy_cpu=() client_cpu=()
+        for round in $(seq 1 "$rounds"); do
+            line="  round $round:"
+            for step in "${!sizes[@]}"; do
+                index=$(((step + round - 1) % ${#sizes[@]}))
+                read -r rate server client wrong <<<"$(measure "$index" "$workload" "$connections")"
+                [ "$wrong" -eq 0 ] || { echo "  ${sizes[$index]}: $wrong wrong or failed responses" >&2; failed=1; }
+                rates[$index]+="$rate " proxy_cpu[$index]+="$server " client_cpu[$index]+="$client "
+                line+=" ${sizes[$index]} $rate ($server, $client)"
+            done
+            echo "$line"
+        done
+        for index in "${!sizes[@]}"; do
+            # shellcheck disable=SC2086
+            printf "  %-8s median %6s req/s (%s, %s)\n" "${sizes[$index]}" "$(median ${rates[$index]})" \
+                "$(median ${proxy_cpu[$index]})" "$(median ${client_cpu[$index]})"
+        done
+        unset rates proxy_cpu client_cpu
+    done
+done
+exit "$failed"
