@@ -136,3 +136,60 @@ stop_pids() {
         [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
     done
 }
+
+# warm_and_check URL FILE: GETs URL twice (the first fills the proxy's cache, the second is a hit)
+# and exits when the second body is not FILE's bytes.
+warm_and_check() {
+    curl -sf -o /dev/null "$1"
+    cmp <(curl -sf "$1") "$2" || { echo "wrong body from $1" >&2; exit 1; }
+}
+
+# CPU time (user + system, in clock ticks) of the processes $@, summed.
+cpu_ticks() {
+    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ sum += $1 } END { print sum + 0 }'
+}
+
+# The middle value of $@ (the upper middle of an even count).
+median() {
+    printf "%s\n" "$@" | sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'
+}
+
+# wrk_figures WRK_OUTPUT BEFORE AFTER CLIENT_TIMES: "REQ/S SERVER_US CLIENT_US WRONG" of a wrk run
+# with Benchmarks/proxy/verify.lua, from its output file, the server's CPU ticks before and after,
+# and wrk's "user system" seconds. WRONG counts socket errors, non-2xx, corrupt or unexpected
+# bodies, and a run that verified nothing.
+wrk_figures() {
+    awk -v before="$2" -v after="$3" -v hz="$(getconf CLK_TCK)" -v client="$4" '
+        /requests in/ { requests = $1 }
+        /^Requests\/sec:/ { rate = $2 }
+        /Socket errors/ { gsub(",", ""); wrong += $4 + $6 + $8 + $10 }
+        /Non-2xx/ { wrong += $5 }
+        /^verified/ { verified = $2; wrong += $4 + $6 }
+        END {
+            split(client, c, " ")
+            if (verified == 0 || requests == 0) { wrong += 1; requests = 1 }
+            printf "%.0f %.0f %.0f %d\n", rate, (after - before) / hz * 1e6 / requests, (c[1] + c[2]) * 1e6 / requests, wrong
+        }' "$1"
+}
+
+# timed_verified_wrk OUTPUT CONNECTIONS SECONDS URL CHECK...: wrk (1 thread for 1 connection, 2
+# otherwise) with Benchmarks/proxy/verify.lua and its CHECK arguments, output to OUTPUT; prints
+# wrk's "user system" CPU seconds (the shell's own timer: no other tool needed).
+timed_verified_wrk() {
+    local output=$1 connections=$2 seconds=$3 url=$4
+    shift 4
+    { TIMEFORMAT='%U %S'; time wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d"${seconds}s" \
+        -s Benchmarks/proxy/verify.lua "$url" -- "$@" >"$output"; } 2>&1
+}
+
+# workload_path WORKLOAD: what a benchmark workload GETs, from make_media_files' files: the 2 MB
+# segment whole (segment) or 64 KiB ranges of the 200 MB file (range).
+workload_path() {
+    if [ "$1" = segment ]; then echo /segment.ts; else echo /movie.mp4; fi
+}
+
+# workload_checks WORKLOAD ROOT: verify.lua's arguments for WORKLOAD's responses, ROOT being the
+# folder make_media_files filled.
+workload_checks() {
+    if [ "$1" = segment ]; then echo "$2/segment.ts whole"; else echo "$2/movie.mp4 $BIG_SIZE"; fi
+}

@@ -30,11 +30,6 @@ new="http://127.0.0.1:$PROXY_PORT/proxy?url=$encoded"
 # Twice each: the first GET fills the cache, the second proves it is served from it.
 for url in "$old" "$new"; do curl -sf -o /dev/null "$url"; curl -sf -o /dev/null "$url"; done
 
-# CPU time (user + system, in clock ticks) of the processes $@, summed.
-cpu_ticks() {
-    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ sum += $1 } END { print sum }'
-}
-
 # "REQ/S CPU_US_PER_REQUEST" of one wrk run against $1, the CPU being that of processes $2...
 measure() {
     local url=$1; shift

@@ -40,7 +40,6 @@ VARNISH_PIDS=() CACHE_NGINX_PID=""
 trap 'stop_pids "$PROXY_PID" "${VARNISH_PIDS[@]}" "$CACHE_NGINX_PID" "$NGINX_PID"; rm -rf "$work"' EXIT
 
 make_media_files "$work/www"
-big_size=$BIG_SIZE
 origin_port=$(free_port)
 start_nginx "$work/www" "$origin_port" "$work/nginx"
 origin="http://127.0.0.1:$origin_port"
@@ -112,50 +111,21 @@ server_pids() {
 echo "== warming the caches" >&2
 for server in "${servers[@]}"; do
     for path in /segment.ts /movie.mp4; do
-        # Twice: the first GET fills the cache, the second is a hit that must be right.
-        curl -sf -o /dev/null "$(server_url "$server" "$path")"
-        cmp <(curl -sf "$(server_url "$server" "$path")") "$work/www$path" || { echo "$server: wrong body for $path" >&2; exit 1; }
+        warm_and_check "$(server_url "$server" "$path")" "$work/www$path"
     done
 done
-
-# CPU time (user + system, in clock ticks) of the processes $@, summed.
-cpu_ticks() {
-    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ sum += $1 } END { print sum + 0 }'
-}
 
 # measure SERVER WORKLOAD CONNECTIONS: "REQ/S SERVER_US CLIENT_US WRONG" of one wrk run.
 measure() {
     local server=$1 workload=$2 connections=$3
-    local url checks pids before after output client
-    if [ "$workload" = segment ]; then
-        url=$(server_url "$server" /segment.ts)
-        checks=("$work/www/segment.ts" whole)
-    else
-        url=$(server_url "$server" /movie.mp4)
-        checks=("$work/www/movie.mp4" "$big_size")
-    fi
+    local url checks pids before after client
+    url=$(server_url "$server" "$(workload_path "$workload")")
+    read -r -a checks <<<"$(workload_checks "$workload" "$work/www")"
     read -r -a pids <<<"$(server_pids "$server")"
     before=$(cpu_ticks "${pids[@]}")
-    # The shell's own timer gives wrk's CPU time without another tool.
-    client=$({ TIMEFORMAT='%U %S'; time wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d"${duration}s" \
-        -s Benchmarks/proxy/verify.lua "$url" -- "${checks[@]}" >"$work/wrk.out"; } 2>&1)
+    client=$(timed_verified_wrk "$work/wrk.out" "$connections" "$duration" "$url" "${checks[@]}")
     after=$(cpu_ticks "${pids[@]}")
-    output=$(cat "$work/wrk.out")
-    awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" -v client="$client" '
-        /requests in/ { requests = $1 }
-        /^Requests\/sec:/ { rate = $2 }
-        /Socket errors/ { gsub(",", ""); wrong += $4 + $6 + $8 + $10 }
-        /Non-2xx/ { wrong += $5 }
-        /^verified/ { verified = $2; wrong += $4 + $6 }
-        END {
-            split(client, c, " ")
-            if (verified == 0 || requests == 0) { wrong += 1; requests = 1 }
-            printf "%.0f %.0f %.0f %d\n", rate, (after - before) / hz * 1e6 / requests, (c[1] + c[2]) * 1e6 / requests, wrong
-        }' <<<"$output"
-}
-
-median() {
-    printf "%s\n" "$@" | sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'
+    wrk_figures "$work/wrk.out" "$before" "$after" "$client"
 }
 
 failed=0

@@ -45,13 +45,9 @@ taskset -a -p -c 0 "$PROXY_PID" >/dev/null
 # url PORT PATH: the proxy at PORT's URL for the origin's PATH.
 url() { echo "http://127.0.0.1:$1/proxy?url=$(urlencode "$origin$2")"; }
 for port in "$mapped_port" "$sendfile_port"; do
-    for path in /segment.ts /movie.mp4; do
-        curl -sf -o /dev/null "$(url "$port" "$path")"
-        cmp <(curl -sf "$(url "$port" "$path")") "$work/www$path" || { echo "wrong body for $path" >&2; exit 1; }
-    done
+    for path in /segment.ts /movie.mp4; do warm_and_check "$(url "$port" "$path")" "$work/www$path"; done
 done
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # measure PID URL CLIENT_CPU SIZE: "REQ/S SERVER_US CLIENT_US" of one run; exits on a wrong body.
 measure() {
     local pid=$1 target=$2 cpu=$3 size=$4 before after client checks

@@ -40,43 +40,18 @@ url_of() {  # url_of INDEX PATH
 }
 
 for index in "${!sizes[@]}"; do
-    for path in /segment.ts /movie.mp4; do
-        curl -sf -o /dev/null "$(url_of "$index" "$path")"
-        cmp <(curl -sf "$(url_of "$index" "$path")") "$work/www$path" || { echo "wrong body for $path" >&2; exit 1; }
-    done
+    for path in /segment.ts /movie.mp4; do warm_and_check "$(url_of "$index" "$path")" "$work/www$path"; done
 done
-
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # measure INDEX WORKLOAD CONNECTIONS: "REQ/S PROXY_US CLIENT_US WRONG"
 measure() {
     local index=$1 workload=$2 connections=$3 url checks before after client
-    if [ "$workload" = segment ]; then
-        url=$(url_of "$index" /segment.ts)
-        checks=("$work/www/segment.ts" whole)
-    else
-        url=$(url_of "$index" /movie.mp4)
-        checks=("$work/www/movie.mp4" "$BIG_SIZE")
-    fi
+    url=$(url_of "$index" "$(workload_path "$workload")")
+    read -r -a checks <<<"$(workload_checks "$workload" "$work/www")"
     before=$(cpu_ticks "${proxy_pids[$index]}")
-    client=$({ TIMEFORMAT='%U %S'; time wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d"${duration}s" \
-        -s Benchmarks/proxy/verify.lua "$url" -- "${checks[@]}" >"$work/wrk.out"; } 2>&1)
+    client=$(timed_verified_wrk "$work/wrk.out" "$connections" "$duration" "$url" "${checks[@]}")
     after=$(cpu_ticks "${proxy_pids[$index]}")
-    awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" -v client="$client" '
-        /requests in/ { requests = $1 }
-        /^Requests\/sec:/ { rate = $2 }
-        /Socket errors/ { gsub(",", ""); wrong += $4 + $6 + $8 + $10 }
-        /Non-2xx/ { wrong += $5 }
-        /^verified/ { verified = $2; wrong += $4 + $6 }
-        END {
-            split(client, c, " ")
-            if (verified == 0 || requests == 0) { wrong += 1; requests = 1 }
-            printf "%.0f %.0f %.0f %d\n", rate, (after - before) / hz * 1e6 / requests, (c[1] + c[2]) * 1e6 / requests, wrong
-        }' "$work/wrk.out"
-}
-
-median() {
-    printf "%s\n" "$@" | sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'
+    wrk_figures "$work/wrk.out" "$before" "$after" "$client"
 }
 
 failed=0
