@@ -8,17 +8,36 @@ import Testing
 struct HitWriteChooserTests {
     private static let range: UInt64 = 65536
 
-    /// Makes `count` choices for 64 KiB bodies, each written at the cost per byte of its way;
-    /// returns how many were written from the mapping.
+    /// Makes `count` choices for 64 KiB bodies, each written at the cost per byte of its way and
+    /// recorded when the chooser asks for it to be timed; returns how many were written from
+    /// the mapping.
     private func serve(_ chooser: inout HitWriteChooser, count: Int, mapping: Double, sendfile: Double) -> Int {
         var fromMapping = 0
         for _ in 0..<count {
             let method: HitWriteChooser.Method = chooser.writesFromMapping(length: Self.range) ? .mapping : .sendfile
             if method == .mapping { fromMapping += 1 }
             let cost = method == .mapping ? mapping : sendfile
-            chooser.record(method, length: Self.range, nanoseconds: UInt64(cost * Double(Self.range)))
+            if chooser.timesLastChoice {
+                chooser.record(method, length: Self.range, nanoseconds: UInt64(cost * Double(Self.range)))
+            }
         }
         return fromMapping
+    }
+
+    @Test("Every probe is timed, and one in timingInterval of the other hits; whole segments are not")
+    func timedWrites() {
+        var chooser = HitWriteChooser()
+        var timed = (probes: 0, others: 0)
+        for _ in 0..<6400 {
+            let probe = !chooser.writesFromMapping(length: Self.range)
+            if chooser.timesLastChoice {
+                if probe { timed.probes += 1 } else { timed.others += 1 }
+            }
+        }
+        #expect(timed.probes == 6400 / HitWriteChooser.probeInterval)
+        #expect(timed.others == 6400 / HitWriteChooser.timingInterval - 6400 / HitWriteChooser.probeInterval)
+        _ = chooser.writesFromMapping(length: 2_000_000)
+        #expect(!chooser.timesLastChoice)
     }
 
     @Test("The mapping is kept while it costs about what sendfile does, and sendfile is still tried")

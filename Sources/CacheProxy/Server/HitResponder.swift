@@ -23,8 +23,8 @@ final class HitResponder {
         /// The `Connection` header's value, when the response carries one.
         var connection: String?
         var body: IOData?
-        /// How the body is written, when ``HitWriteChooser`` chose it; the writer reports how
-        /// long the write took (``recordWrite(of:nanoseconds:)``).
+        /// How the body is written, when ``HitWriteChooser`` chose it and wants the write
+        /// timed; the writer reports how long it took (``recordWrite(of:nanoseconds:)``).
         var chosenMethod: HitWriteChooser.Method?
         var keepAlive: Bool
         /// The access log's record of the response, appended once it is written; nil when the
@@ -132,6 +132,7 @@ final class HitResponder {
                 body = .byteBuffer(buffer)
             }
             proxy.counters.recordServed(bytes.length)
+            if !writeChooser.timesLastChoice { chosenMethod = nil }
         }
         // Everything is cached (and a region's descriptor keeps its bytes readable even if the
         // entry is evicted now): count the hit and mark the entry used, without planning again.

@@ -18,6 +18,9 @@ struct HitWriteChooser {
     /// Smaller bodies say little about the cost per byte.
     static let smallestTimed: UInt64 = 4 * 1024
     static let probeInterval = 64
+    /// Of the hits that take the preferred way, one in this many is timed: telling whether a
+    /// write went out whole (``RawHitHandler``) costs more than the rest of a hit's choice.
+    static let timingInterval = 16
 
     /// How a hit's body is written.
     enum Method {
@@ -28,12 +31,19 @@ struct HitWriteChooser {
     private var cost: (mapping: Double?, sendfile: Double?) = (nil, nil)
     private var chosen = 0
     private(set) var prefersSendfile = false
+    /// Whether the write of the body last chosen for is to be timed and recorded: every probe
+    /// (so that the way not taken stays measured) and one in ``timingInterval`` of the others.
+    private(set) var timesLastChoice = false
 
     /// Whether a body of `length` bytes is to be written from the mapping (when it may be).
     mutating func writesFromMapping(length: UInt64) -> Bool {
-        guard length <= Self.largestChosen else { return true }
+        guard length <= Self.largestChosen else {
+            timesLastChoice = false
+            return true
+        }
         chosen &+= 1
         let probes = chosen % Self.probeInterval == 0
+        timesLastChoice = probes || chosen % Self.timingInterval == 0
         return prefersSendfile == probes
     }
 

@@ -153,8 +153,16 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let started = answer.chosenMethod == nil ? 0 : NIODeadline.now().uptimeNanoseconds
         context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
         context.writeLastAndFlush(wrapOutboundOut(body), keepAlive: answer.keepAlive, logging: answer.log)
-        if answer.chosenMethod != nil, context.channel.isWritable {
+        if answer.chosenMethod != nil, Self.kernelTookEverything(context) {
             responder.recordWrite(of: answer, nanoseconds: NIODeadline.now().uptimeNanoseconds &- started)
         }
+    }
+
+    /// Whether the socket took everything written: the rest of a body it took in part is copied
+    /// on a later writable event, outside the time measured, and a mapping would look cheapest
+    /// exactly when its client lags (the channel's writability says nothing of this: it compares
+    /// SwiftNIO's queue with a high-water mark above a hit's size).
+    private static func kernelTookEverything(_ context: ChannelHandlerContext) -> Bool {
+        (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) == 0
     }
 }
