@@ -8,10 +8,11 @@
 /// slow mode"). Whole segments are left out: `sendfile` costs their client twice as much,
 /// whatever the period.
 ///
-/// Each write is timed where it is made (the write into the socket is synchronous when the
-/// socket has room); the two costs per byte are averaged, and the mapping is preferred unless
-/// it costs half again as much as `sendfile`. One hit in ``probeInterval`` takes the other way,
-/// so that the average of the way not taken stays current.
+/// Writes are timed where they are made (the write into the socket is synchronous when the
+/// socket has room), and count only when the socket took all of it; the two costs per byte are
+/// averaged, and the mapping is preferred unless it costs half again as much as `sendfile`. One
+/// hit in ``probeInterval`` takes the other way, so that the average of the way not taken stays
+/// current.
 struct HitWriteChooser {
     /// The largest body chosen for; larger ones are written from the mapping when they may be.
     static let largestChosen: UInt64 = 256 * 1024
