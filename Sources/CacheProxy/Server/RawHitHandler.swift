@@ -141,8 +141,8 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Writes the response as SwiftNIO's encoder would: status line, header fields, body; and
-    /// tells the responder how long a body whose way of writing it chose took to go into the
-    /// socket (the write is made here when the socket has room, which it still has after).
+    /// tells the responder how long a body whose write it asked to time took to go into the
+    /// socket (the write is made here, synchronously, as far as the socket has room).
     private func send(_ answer: HitResponder.Answer, context: ChannelHandlerContext) {
         var head = context.channel.allocator.buffer(capacity: answer.headCapacity)
         answer.writeHead(into: &head)
