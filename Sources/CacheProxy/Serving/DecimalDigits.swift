@@ -19,7 +19,7 @@ enum DecimalDigits {
     /// ``maximumCount`` bytes; returns the index after the last digit. The rest of the room
     /// may be written to as well.
     static func write(_ number: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        precondition(start >= 0 && buffer.count - start >= maximumCount, "no room for the digits")
+        precondition(start >= 0 && buffer.count - start >= maximumCount, "no room for the digits (a head larger than its reservation)")
         guard let base = buffer.baseAddress else { return start }
         // Last digit first, at the end of the room, then moved to `start`.
         let roomEnd = base + start + maximumCount

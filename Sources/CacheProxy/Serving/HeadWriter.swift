@@ -30,9 +30,8 @@ struct HeadWriter {
         text.withUTF8 { append($0) }
     }
 
-    /// The decimal digits of `number`.
+    /// The decimal digits of `number` (`DecimalDigits` checks that the reservation has room).
     mutating func append(decimal number: UInt64) {
-        precondition(DecimalDigits.maximumCount <= bytes.count - count, "a head larger than its reservation")
         count = DecimalDigits.write(number, into: bytes, at: count)
     }
 }
