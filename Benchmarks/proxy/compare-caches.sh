@@ -128,21 +128,37 @@ measure() {
     wrk_figures "$work/wrk.out" "$before" "$after" "$client"
 }
 
+# proxy_choices: "SENDFILE_CHOSEN REQUESTS" from the proxy's /status, to tell what share of a run's
+# ranges it chose to send with sendfile rather than copy from the mapping (HitWriteChooser).
+proxy_choices() {
+    curl -sf "http://127.0.0.1:$PROXY_PORT/status" | python3 -c '
+import json, sys
+traffic = json.load(sys.stdin)["traffic"]
+print(traffic["sendfileChosenHits"], traffic["requests"])'
+}
+
 failed=0
 declare -A rate
 echo "== $rounds rounds per cell, ${duration}s per run, servers in rotating order; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for workload in $workloads; do
     for connections in $connection_counts; do
-        echo "-- $workload, $connections connections: req/s (server CPU µs/request, client CPU µs/request)"
+        echo "-- $workload, $connections connections: req/s (server CPU µs/request, client CPU µs/request$([ "$workload" = range ] && echo ", the proxy's ranges sent with sendfile by choice"))"
         declare -A runs=()
         for round in $(seq 1 "$rounds"); do
             line="round $round:"
             for index in $(seq 0 $((${#servers[@]} - 1))); do
                 server=${servers[$(((index + round - 1) % ${#servers[@]}))]}
+                [ "$server" = sparsecache ] && read -r chosen_before requests_before < <(proxy_choices)
                 read -r rps server_us client_us wrong < <(measure "$server" "$workload" "$connections")
                 [ "$wrong" -eq 0 ] || { echo "   $server: $wrong wrong or failed responses" >&2; failed=$((failed + 1)); }
                 runs[$server]="${runs[$server]:-} $rps"
-                line="$line $server $rps ($server_us, $client_us)"
+                line="$line $server $rps ($server_us, $client_us"
+                if [ "$server" = sparsecache ] && [ "$workload" = range ]; then
+                    read -r chosen_after requests_after < <(proxy_choices)
+                    line="$line, sendfile $(awk -v c=$((chosen_after - chosen_before)) -v r=$((requests_after - requests_before)) \
+                        'BEGIN { printf "%.0f %%", (r > 0 ? 100 * c / r : 0) }')"
+                fi
+                line="$line)"
             done
             echo "  $line"
         done

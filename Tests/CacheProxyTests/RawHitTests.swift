@@ -48,6 +48,31 @@ struct RawHitTests {
         }
     }
 
+    @Test("Only the small hits the proxy chose to send with sendfile are counted as such")
+    func sendfileChoicesCounted() async throws {
+        // With nothing mapped every hit goes out with sendfile, and a copy is never timed, so the
+        // chooser keeps preferring the mapping: only its probes, one hit in 64, are choices of sendfile.
+        try await withCachedFile(configure: { $0.mappedFiles.limit = 0 }) { harness, target in
+            let chosen = { harness.proxy.status?.traffic.sendfileChosenHits ?? 0 }
+            let connection = try RawConnection(port: harness.port)
+            let before = chosen()
+            let hits = 2 * 64  // HitWriteChooser.probeInterval
+            for hit in 0..<hits {
+                let start = hit % 4 * 65_536
+                connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=\(start)-\(start + 65_535)\r\n\r\n")
+                try #require(matches(await connection.readResponse(timeout: .seconds(10)), start..<start + 65_536))
+            }
+            #expect(chosen() == before + 2)
+            // Bodies over 256 KiB are never chosen for (the 300,000 bytes, whole).
+            for _ in 0..<hits {
+                connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+                let whole = await connection.readResponse(timeout: .seconds(10))
+                try #require(whole?.status == 200 && whole?.body.count == Self.body.count)
+            }
+            #expect(chosen() == before + 2)
+        }
+    }
+
     @Test("A hit answered from the raw bytes has the head SwiftNIO's encoder writes for the same request", arguments: [
         ("GET", "HTTP/1.1", "Range: bytes=100-199\r\n"),
         ("GET", "HTTP/1.1", ""),

@@ -116,7 +116,8 @@ final class HitResponder {
         var body: IOData?
         var chosenMethod: HitWriteChooser.Method?
         if let bytes = plan.body {
-            if writeChooser.writesFromMapping(length: bytes.length),
+            let fromMapping = writeChooser.writesFromMapping(length: bytes.length)
+            if fromMapping,
                let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
                 body = .byteBuffer(buffer)
                 chosenMethod = .mapping
@@ -125,6 +126,7 @@ final class HitResponder {
                 body = .fileRegion(region)
                 chosenMethod = .sendfile
                 reader.recordServed(bytes.length)
+                if !fromMapping { proxy.counters.recordChosenSendfileHit() }
             } else {
                 guard let buffer = try? reader.readWhole(bytes, of: file, limit: proxy.configuration.responseChunkSize, allocator: allocator) else {
                     return nil

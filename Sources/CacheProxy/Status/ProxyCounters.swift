@@ -10,6 +10,7 @@ final class ProxyCounters: Sendable {
     private let ignoredRanges = Atomic<UInt64>(0)
     private let staleServes = Atomic<UInt64>(0)
     private let rawHits = Atomic<UInt64>(0)
+    private let chosenSendfileHits = Atomic<UInt64>(0)
     private let passedThrough = Atomic<UInt64>(0)
     private let openConnections = Atomic<Int>(0)
 
@@ -21,6 +22,7 @@ final class ProxyCounters: Sendable {
     func recordIgnoredRange() { ignoredRanges.add(1, ordering: .relaxed) }
     func recordStale() { staleServes.add(1, ordering: .relaxed) }
     func recordRawHit() { rawHits.add(1, ordering: .relaxed) }
+    func recordChosenSendfileHit() { chosenSendfileHits.add(1, ordering: .relaxed) }
     func recordPassedThrough(_ count: UInt64) { passedThrough.add(count, ordering: .relaxed) }
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
@@ -36,6 +38,7 @@ final class ProxyCounters: Sendable {
             originsIgnoringRange: ignoredRanges.load(ordering: .relaxed),
             stalePlaylistsServed: staleServes.load(ordering: .relaxed),
             hitsFromRawRequests: rawHits.load(ordering: .relaxed),
+            sendfileChosenHits: chosenSendfileHits.load(ordering: .relaxed),
             bytesPassedThrough: passedThrough.load(ordering: .relaxed))
     }
 }

@@ -55,6 +55,10 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// Cache hits answered straight from the request's bytes, before the HTTP decoder (the
         /// plain requests players send, when no earlier request of the connection is pending).
         public var hitsFromRawRequests: UInt64
+        /// Hits of up to 256 KiB sent with `sendfile` because it was chosen over a copy from the
+        /// file's mapping: what the proxy judged copies to cost on this machine (one such hit in
+        /// 64 is a probe of the way not preferred, so a share near 1/64 means copies were cheaper).
+        public var sendfileChosenHits: UInt64
         /// Bytes sent from the origin to clients without being stored, because the store had no
         /// room for them (a full disk).
         public var bytesPassedThrough: UInt64
