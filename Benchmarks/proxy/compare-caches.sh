@@ -8,21 +8,23 @@
 # a socket error or a timeout fails its figure.
 #
 # Each cell is ROUNDS rounds in which every server runs once, in an order that rotates from round
-# to round; the figure is the median of the rounds. Beside req/s it prints each server's CPU time
-# per request (user + system, from /proc) and the client's (wrk's): on loopback the client's
-# kernel receives what the server sends, so what a server's way of sending costs its client
-# counts as much as what it costs the server. Goals: the proxy at >= 1.0x the faster Varnish on
+# to round; the figure is the median of the rounds. Seven by default: this machine has slow periods
+# of a few seconds that hit whichever server is running (Docs/BENCHMARKS.md, "what the slow rounds
+# are"), and with three rounds one of them moves a median by a fifth. Beside req/s it prints each
+# server's CPU time per request (user + system, from /proc) and the client's (wrk's): on loopback
+# the client's kernel receives what the server sends, so what a server's way of sending costs its
+# client counts as much as what it costs the server. Goals: the proxy at >= 1.0x the faster Varnish on
 # segments, and at >= 1.0x nginx static on ranges at 16 and 64 connections.
 #
 # Usage: Benchmarks/proxy/compare-caches.sh [SPARSECACHE_BINARY]  (default: a release build)
-# Environment: DURATION (seconds per wrk run, 3), ROUNDS (3), CONNECTIONS ("1 16 64"),
+# Environment: DURATION (seconds per wrk run, 3), ROUNDS (7), CONNECTIONS ("1 16 64"),
 #              WORKLOADS ("segment range").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Benchmarks/proxy/common.sh
 
 duration=${DURATION:-3}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-7}
 connection_counts=${CONNECTIONS:-1 16 64}
 workloads=${WORKLOADS:-segment range}
 ./scripts/ensure-deps.sh bench
