@@ -10,7 +10,7 @@
 # Each cell is ROUNDS rounds in which every server runs once, in an order that rotates from round
 # to round; the figure is the median of the rounds. Seven by default: this machine has slow periods
 # of a few seconds that hit whichever server is running (Docs/BENCHMARKS.md, "what the slow rounds
-# are"), and with three rounds one of them moves a median by a fifth. Beside req/s it prints each
+# are"), and of three rounds one slow one leaves two to decide the median. Beside req/s it prints each
 # server's CPU time per request (user + system, from /proc) and the client's (wrk's): on loopback
 # the client's kernel receives what the server sends, so what a server's way of sending costs its
 # client counts as much as what it costs the server. Goals: the proxy at >= 1.0x the faster Varnish on
