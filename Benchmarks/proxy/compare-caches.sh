@@ -150,12 +150,14 @@ for workload in $workloads; do
             line="round $round:"
             for index in $(seq 0 $((${#servers[@]} - 1))); do
                 server=${servers[$(((index + round - 1) % ${#servers[@]}))]}
-                [ "$server" = sparsecache ] && read -r chosen_before requests_before < <(proxy_choices)
+                counts_choices=false
+                [ "$server" = sparsecache ] && [ "$workload" = range ] && counts_choices=true
+                $counts_choices && read -r chosen_before requests_before < <(proxy_choices)
                 read -r rps server_us client_us wrong < <(measure "$server" "$workload" "$connections")
                 [ "$wrong" -eq 0 ] || { echo "   $server: $wrong wrong or failed responses" >&2; failed=$((failed + 1)); }
                 runs[$server]="${runs[$server]:-} $rps"
                 line="$line $server $rps ($server_us, $client_us"
-                if [ "$server" = sparsecache ] && [ "$workload" = range ]; then
+                if $counts_choices; then
                     read -r chosen_after requests_after < <(proxy_choices)
                     line="$line, sendfile $(awk -v c=$((chosen_after - chosen_before)) -v r=$((requests_after - requests_before)) \
                         'BEGIN { printf "%.0f %%", (r > 0 ? 100 * c / r : 0) }')"

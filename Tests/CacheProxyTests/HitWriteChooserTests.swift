@@ -14,10 +14,11 @@ struct HitWriteChooserTests {
     private func serve(_ chooser: inout HitWriteChooser, count: Int, mapping: Double, sendfile: Double) -> Int {
         var fromMapping = 0
         for _ in 0..<count {
-            let method: HitWriteChooser.Method = chooser.writesFromMapping(length: Self.range) ? .mapping : .sendfile
+            let choice = chooser.choose(length: Self.range)
+            let method: HitWriteChooser.Method = choice.fromMapping ? .mapping : .sendfile
             if method == .mapping { fromMapping += 1 }
             let cost = method == .mapping ? mapping : sendfile
-            if chooser.timesLastChoice {
+            if choice.timed {
                 chooser.record(method, length: Self.range, nanoseconds: UInt64(cost * Double(Self.range)))
             }
         }
@@ -29,15 +30,14 @@ struct HitWriteChooserTests {
         var chooser = HitWriteChooser()
         var timed = (probes: 0, others: 0)
         for _ in 0..<6400 {
-            let probe = !chooser.writesFromMapping(length: Self.range)
-            if chooser.timesLastChoice {
-                if probe { timed.probes += 1 } else { timed.others += 1 }
+            let choice = chooser.choose(length: Self.range)
+            if choice.timed {
+                if choice.fromMapping { timed.others += 1 } else { timed.probes += 1 }
             }
         }
         #expect(timed.probes == 6400 / HitWriteChooser.probeInterval)
         #expect(timed.others == 6400 / HitWriteChooser.timingInterval - 6400 / HitWriteChooser.probeInterval)
-        _ = chooser.writesFromMapping(length: 2_000_000)
-        #expect(!chooser.timesLastChoice)
+        #expect(!chooser.choose(length: 2_000_000).timed)
     }
 
     @Test("The mapping is kept while it costs about what sendfile does, and sendfile is still tried")
@@ -85,7 +85,7 @@ struct HitWriteChooserTests {
         var chooser = HitWriteChooser()
         _ = serve(&chooser, count: 640, mapping: 0.80, sendfile: 0.40)
         #expect(chooser.prefersSendfile)
-        let segmentFromMapping = chooser.writesFromMapping(length: 2_000_000)
+        let segmentFromMapping = chooser.choose(length: 2_000_000).fromMapping
         #expect(segmentFromMapping)
         var fresh = HitWriteChooser()
         fresh.record(.mapping, length: 1000, nanoseconds: 1_000_000)

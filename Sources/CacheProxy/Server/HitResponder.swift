@@ -116,17 +116,17 @@ final class HitResponder {
         var body: IOData?
         var chosenMethod: HitWriteChooser.Method?
         if let bytes = plan.body {
-            let fromMapping = writeChooser.writesFromMapping(length: bytes.length)
-            if fromMapping,
+            let choice = writeChooser.choose(length: bytes.length)
+            if choice.fromMapping,
                let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
                 body = .byteBuffer(buffer)
-                chosenMethod = .mapping
+                chosenMethod = choice.timed ? .mapping : nil
                 reader.recordServed(bytes.length)
             } else if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
-                chosenMethod = .sendfile
+                chosenMethod = choice.timed ? .sendfile : nil
                 reader.recordServed(bytes.length)
-                if !fromMapping { proxy.counters.recordChosenSendfileHit() }
+                if !choice.fromMapping { proxy.counters.recordChosenSendfileHit() }
             } else {
                 guard let buffer = try? reader.readWhole(bytes, of: file, limit: proxy.configuration.responseChunkSize, allocator: allocator) else {
                     return nil
@@ -134,7 +134,6 @@ final class HitResponder {
                 body = .byteBuffer(buffer)
             }
             proxy.counters.recordServed(bytes.length)
-            if !writeChooser.timesLastChoice { chosenMethod = nil }
         }
         // Everything is cached (and a region's descriptor keeps its bytes readable even if the
         // entry is evicted now): count the hit and mark the entry used, without planning again.

@@ -28,24 +28,26 @@ struct HitWriteChooser {
         case mapping, sendfile
     }
 
+    /// What a hit's body is to be written with.
+    struct Choice {
+        /// Whether from the mapping (when it may be), else with `sendfile`.
+        var fromMapping: Bool
+        /// Whether the write is to be timed and recorded: every probe (so that the way not taken
+        /// stays measured) and one in ``HitWriteChooser/timingInterval`` of the others.
+        var timed: Bool
+    }
+
     /// Nanoseconds per byte, averaged over the last writes (each weighs an eighth).
     private var cost: (mapping: Double?, sendfile: Double?) = (nil, nil)
     private var chosen = 0
     private(set) var prefersSendfile = false
-    /// Whether the write of the body last chosen for is to be timed and recorded: every probe
-    /// (so that the way not taken stays measured) and one in ``timingInterval`` of the others.
-    private(set) var timesLastChoice = false
 
-    /// Whether a body of `length` bytes is to be written from the mapping (when it may be).
-    mutating func writesFromMapping(length: UInt64) -> Bool {
-        guard length <= Self.largestChosen else {
-            timesLastChoice = false
-            return true
-        }
+    /// How a body of `length` bytes is to be written.
+    mutating func choose(length: UInt64) -> Choice {
+        guard length <= Self.largestChosen else { return Choice(fromMapping: true, timed: false) }
         chosen &+= 1
         let probes = chosen % Self.probeInterval == 0
-        timesLastChoice = probes || chosen % Self.timingInterval == 0
-        return prefersSendfile == probes
+        return Choice(fromMapping: prefersSendfile == probes, timed: probes || chosen % Self.timingInterval == 0)
     }
 
     /// A body of `length` bytes was written by `method` in `nanoseconds`.
