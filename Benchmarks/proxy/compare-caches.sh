@@ -154,7 +154,11 @@ for workload in $workloads; do
                 [ "$server" = sparsecache ] && [ "$workload" = range ] && counts_choices=true
                 $counts_choices && read -r chosen_before requests_before < <(proxy_choices)
                 read -r rps server_us client_us wrong < <(measure "$server" "$workload" "$connections")
-                [ "$wrong" -eq 0 ] || { echo "   $server: $wrong wrong or failed responses" >&2; failed=$((failed + 1)); }
+                if [ "$wrong" -ne 0 ]; then
+                    # What went wrong (wrk's socket errors, statuses, bodies), for whoever reads the log.
+                    echo "   $server: $wrong wrong or failed responses: $(grep -E 'Socket errors|Non-2xx|^verified' "$work/wrk.out" | tr '\n' ' ')" >&2
+                    failed=$((failed + 1))
+                fi
                 runs[$server]="${runs[$server]:-} $rps"
                 line="$line $server $rps ($server_us, $client_us"
                 if $counts_choices; then
