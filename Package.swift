@@ -42,9 +42,11 @@ let package = Package(
             name: "CChecksum",
             dependencies: ["CXXHash"]
         ),
+        // cachestat(2), which Swift cannot reach through the variadic syscall(2).
+        .target(name: "CPageCache"),
         .target(
             name: "SparseFile",
-            dependencies: ["CChecksum", "CZlib"],
+            dependencies: ["CChecksum", "CPageCache", "CZlib"],
             swiftSettings: strictSwift
         ),
         .target(

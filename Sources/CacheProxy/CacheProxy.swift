@@ -80,8 +80,9 @@ public final class CacheProxy: Sendable {
                 """)
         }
         guard configuration.segmentConcurrency >= 1, configuration.expressConcurrency >= 1, configuration.responseChunkSize >= 1,
-              configuration.threads >= 1, (0...65535).contains(configuration.port) else {
-            throw CacheProxyError(.invalidConfiguration, "concurrency, chunk size and threads must be at least 1, the port 0...65535")
+              configuration.threads >= 1, configuration.coldReadThreads >= 0, (0...65535).contains(configuration.port) else {
+            throw CacheProxyError(.invalidConfiguration,
+                                  "concurrency, chunk size and threads must be at least 1, cold-read threads at least 0, the port 0...65535")
         }
         _ = try configuration.security.requestPolicy(publicURL: configuration.publicURL)
         self.configuration = configuration
@@ -135,6 +136,7 @@ public final class CacheProxy: Sendable {
                 listener = try await ProxyServer.bind(context: context, group: group)
             } catch {
                 await context.upstream.shutdown()
+                await context.coldReader.shutdown()
                 try? await group.shutdownGracefully()
                 finishBinding(.idle)
                 throw BindFailure.error(error, host: configuration.host, port: configuration.port)
@@ -226,6 +228,7 @@ public final class CacheProxy: Sendable {
         await running.context.fetches.cancelAll()
         await running.context.upstream.shutdown()
         try? await running.group.shutdownGracefully()
+        await running.context.coldReader.shutdown()
         idleMappingsReleased.cancel()
         await idleMappingsReleased.value
         context.mappedFiles.dropAll()

@@ -42,6 +42,11 @@ public struct CacheProxyConfiguration: Sendable {
     /// players on the same machine"). Linux doubles the value. Clients on other machines keep
     /// the kernel's buffer, which a network's round trips need. Default 256 KiB.
     public var loopbackSendBuffer: Int?
+    /// Threads that read cached bytes which are not in memory (their pages left the page cache),
+    /// so that an event loop never waits for the disk while its other connections wait for it.
+    /// Bytes read back from the disk are checked against their checksums again. 0 reads them on
+    /// the event loops, as any other read (where the cache is on a RAM disk, say). Default 2.
+    public var coldReadThreads: Int
     /// When a client goes away, a fetch it started is completed anyway when at most this many
     /// bytes are left (finishing a segment is cheaper than fetching it again later), and
     /// stopped otherwise. Default 8 MiB.
@@ -82,6 +87,7 @@ public struct CacheProxyConfiguration: Sendable {
         breaker = CircuitBreakerConfiguration()
         responseChunkSize = 256 * 1024
         loopbackSendBuffer = 256 * 1024
+        coldReadThreads = 2
         orphanFetchLimit = 8 << 20
         threads = System.coreCount
         publicURL = nil

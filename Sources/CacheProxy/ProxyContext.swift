@@ -18,6 +18,7 @@ final class ProxyContext: Sendable {
     let storeRoomWarning = StoreRoomWarning()
     let heldFiles = HeldFiles()
     let mappedFiles: MappedCacheFiles
+    let coldReader: ColdReader
     let allowList: HostAllowList?
     let logger: Logger
     let publicAddress: PublicAddress
@@ -36,6 +37,7 @@ final class ProxyContext: Sendable {
         self.logger = logger
         counters = ProxyCounters()
         mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
+        coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters)
         publicAddress = PublicAddress(configuration)
         metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info

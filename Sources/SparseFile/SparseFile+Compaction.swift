@@ -107,6 +107,7 @@ extension SparseFile {
                 state.verified.insert(blocksFrom: 0, through: FileLayout.block(containing: slot.dataEnd - 1))
             }
             state.committedTail = nil
+            state.checksummedBlocks = writer.pendingFirstBlock
             state.generation = slot.generation
             state.activeSlot = slot.slotIndex
             state.isSpilled = slot.storage != .inline

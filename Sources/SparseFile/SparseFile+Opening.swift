@@ -42,6 +42,7 @@ extension SparseFile {
             }
             state.withLock { state in
                 state.dataEnd = liveEnd
+                state.checksummedBlocks = writer.pendingFirstBlock
                 state.committedTail = nil
                 if let verifiedTail { state.verified.insert(verifiedTail) }
             }

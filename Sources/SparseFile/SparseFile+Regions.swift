@@ -92,18 +92,7 @@ extension SparseFile {
                     complete = false
                     return
                 }
-                var position = data
-                let end = data + piece.length
-                while position < end {
-                    let run = min(end - position, FileLayout.contiguousDataLength(from: position))
-                    let fileOffset = FileLayout.fileOffset(ofData: position)
-                    if let previous = spans.last, previous.0 + previous.1 == fileOffset {
-                        spans[spans.count - 1].1 += run
-                    } else {
-                        spans.append((fileOffset, run))
-                    }
-                    position += run
-                }
+                Self.appendFileSpans(ofData: data, length: piece.length, to: &spans)
             }, missing: { _ in complete = false })
             return complete ? (descriptor, generation, spans) : nil
         }
@@ -111,5 +100,22 @@ extension SparseFile {
         guard let (descriptor, generation, spans) = found, let duplicate = descriptor.duplicate() else { return nil }
         return VerifiedRegion(descriptor: duplicate, spans: spans.map { (fileOffset: $0.0, length: $0.1) },
                               descriptorGeneration: generation)
+    }
+
+    /// Appends the file offsets and lengths of data bytes `data..<data + length` to `spans`,
+    /// joining a run that continues the last span (checksum pages interrupt the data space).
+    static func appendFileSpans(ofData data: UInt64, length: UInt64, to spans: inout [(UInt64, UInt64)]) {
+        var position = data
+        let end = data + length
+        while position < end {
+            let run = min(end - position, FileLayout.contiguousDataLength(from: position))
+            let fileOffset = FileLayout.fileOffset(ofData: position)
+            if let previous = spans.last, previous.0 + previous.1 == fileOffset {
+                spans[spans.count - 1].1 += run
+            } else {
+                spans.append((fileOffset, run))
+            }
+            position += run
+        }
     }
 }

@@ -185,6 +185,12 @@ extension SparseFile {
         try DataSpace(descriptor: descriptor).writeChecksums(writer.pendingChecksums[...], from: writer.pendingFirstBlock)
         writer.pendingFirstBlock += UInt64(writer.pendingChecksums.count)
         writer.pendingChecksums.removeAll(keepingCapacity: true)
+        let checksummed = writer.pendingFirstBlock
+        // A checksum page read before these entries were written holds zeros for them.
+        state.withLock { state in
+            state.checksummedBlocks = max(state.checksummedBlocks, checksummed)
+            state.checksumPages.removeAll()
+        }
     }
 
     /// The slot's spill area when the compressed body fits it, else a new block-aligned area at

@@ -52,6 +52,9 @@ public final class SparseFile: Sendable {
         var checksumPages = ChecksumPageCache()
         /// How to check a partial last block this process did not write.
         var committedTail: CommittedTail?
+        /// The blocks before this one have their checksums stored in the file; those from it
+        /// on (written since the last commit) have them only in the writer's memory.
+        var checksummedBlocks: UInt64 = 0
         var generation: UInt64
         var activeSlot: Int
         var createdAt: UInt64
@@ -68,6 +71,12 @@ public final class SparseFile: Sendable {
 
         /// The data offset of original bytes `range` when they lie in one extent whose blocks
         /// all passed their checksum in this process: a read or a send then needs no plan.
+        /// Whether `block` can be checked again against what the file stores: its checksum is
+        /// in the file (or in the committed header, for a partial last block).
+        func canVerifyAgain(_ block: UInt64) -> Bool {
+            block < checksummedBlocks || committedTail?.block == block
+        }
+
         func verifiedDataOffset(of range: ByteRange) -> UInt64? {
             guard !range.isEmpty, let extent = map.extent(covering: range) else { return nil }
             let data = extent.dataOffset(of: range.offset)
@@ -224,8 +233,8 @@ public final class SparseFile: Sendable {
         }
         let state = State(
             descriptor: descriptor, map: ExtentMap(loaded.body.extents), metadata: loaded.body.metadata,
-            dataEnd: slot.dataEnd, committedTail: tail, generation: slot.generation,
-            activeSlot: slot.slotIndex, createdAt: slot.createdAt, isSpilled: spilled)
+            dataEnd: slot.dataEnd, committedTail: tail, checksummedBlocks: FileLayout.block(containing: slot.dataEnd),
+            generation: slot.generation, activeSlot: slot.slotIndex, createdAt: slot.createdAt, isSpilled: spilled)
         return (state, writer)
     }
 

@@ -8,7 +8,8 @@ import SparseFile
 /// Bytes verified before are written from the file's mapping when it is a small file
 /// (``MappedCacheFiles``), and sent from the cache file with `sendfile` otherwise, whatever
 /// their size; others are read (and so verified) into the buffer that is written, up to one chunk. Anything
-/// else gets no answer here, and goes to the asynchronous path.
+/// else gets no answer here, and goes to the asynchronous path: so do bytes whose pages are not
+/// in memory (``ResidencyMemo``), which would make the loop wait for the disk (``ColdReader``).
 ///
 /// One per connection, shared by the handler that reads plain requests from the raw bytes
 /// (`RawHitHandler`) and the one behind SwiftNIO's HTTP decoder (`CacheHitHandler`). It keeps
@@ -76,6 +77,7 @@ final class HitResponder {
     var lastURI: String? { lastTarget?.uri }
     private var lastEntry: Entry?
     private var writeChooser = HitWriteChooser()
+    private var residency = ResidencyMemo()
 
     init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
         self.proxy = proxy
@@ -116,6 +118,9 @@ final class HitResponder {
         var body: IOData?
         var chosenMethod: HitWriteChooser.Method?
         if let bytes = plan.body {
+            // Bytes on disk would stall the loop's other connections: the asynchronous path
+            // reads them on a cold-read thread.
+            if proxy.coldReader.isEnabled, !residency.isInMemory(bytes, of: file) { return nil }
             let choice = writeChooser.choose(length: bytes.length)
             if choice.fromMapping,
                let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {

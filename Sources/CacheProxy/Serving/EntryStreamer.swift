@@ -15,8 +15,10 @@ struct EntryStreamer {
     /// fetch it followed failed, ended short, was replaced, or found no room in the store.
     static let recoverable: [CacheStoreError.Code] = [.notCached, .fillFailed, .entryReplaced, .storeFull, .diskFull]
 
-    /// All of `range` when it fits in one chunk and is cached already; nil otherwise.
+    /// All of `range` when it fits in one chunk, is cached already and in memory; nil otherwise
+    /// (``stream(from:to:lane:)`` reads bytes on disk off the event loop).
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
+        if let file = reader.file, context.coldReader.mustRead(range, of: file) { return nil }
         guard let buffer = try reader.readWhole(range, of: reader.file, limit: context.configuration.responseChunkSize, allocator: writer.allocator) else {
             return nil
         }
@@ -56,8 +58,14 @@ struct EntryStreamer {
             }
             let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
             let body: IOData
-            // Bytes this process verified, or that its own fill wrote, go out with sendfile.
-            if let file, let bytes = ByteRange(offset: position, length: UInt64(count)), let (region, _) = file.fileRegion(for: bytes) {
+            let bytes = ByteRange(offset: position, length: UInt64(count))
+            if let file, let bytes, context.coldReader.mustRead(bytes, of: file) {
+                // Not in memory: read on a cold-read thread, and checked again, while the
+                // event loop serves its other connections.
+                guard let buffer = try await context.coldReader.read(bytes, from: reader, allocator: writer.allocator) else { continue }
+                body = .byteBuffer(buffer)
+            } else if let file, let bytes, let (region, _) = file.fileRegion(for: bytes) {
+                // Bytes this process verified, or that its own fill wrote, go out with sendfile.
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
             } else {

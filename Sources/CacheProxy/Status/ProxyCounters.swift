@@ -12,6 +12,8 @@ final class ProxyCounters: Sendable {
     private let rawHits = Atomic<UInt64>(0)
     private let chosenSendfileHits = Atomic<UInt64>(0)
     private let passedThrough = Atomic<UInt64>(0)
+    private let coldReads = Atomic<UInt64>(0)
+    private let coldReadBytes = Atomic<UInt64>(0)
     private let openConnections = Atomic<Int>(0)
 
     func requestReceived() { requests.add(1, ordering: .relaxed) }
@@ -24,6 +26,10 @@ final class ProxyCounters: Sendable {
     func recordRawHit() { rawHits.add(1, ordering: .relaxed) }
     func recordChosenSendfileHit() { chosenSendfileHits.add(1, ordering: .relaxed) }
     func recordPassedThrough(_ count: UInt64) { passedThrough.add(count, ordering: .relaxed) }
+    func recordColdRead(_ count: UInt64) {
+        coldReads.add(1, ordering: .relaxed)
+        coldReadBytes.add(count, ordering: .relaxed)
+    }
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
 
@@ -39,6 +45,8 @@ final class ProxyCounters: Sendable {
             stalePlaylistsServed: staleServes.load(ordering: .relaxed),
             hitsFromRawRequests: rawHits.load(ordering: .relaxed),
             sendfileChosenHits: chosenSendfileHits.load(ordering: .relaxed),
-            bytesPassedThrough: passedThrough.load(ordering: .relaxed))
+            bytesPassedThrough: passedThrough.load(ordering: .relaxed),
+            coldReads: coldReads.load(ordering: .relaxed),
+            bytesReadCold: coldReadBytes.load(ordering: .relaxed))
     }
 }

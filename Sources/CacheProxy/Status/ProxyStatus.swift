@@ -62,6 +62,12 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// Bytes sent from the origin to clients without being stored, because the store had no
         /// room for them (a full disk).
         public var bytesPassedThrough: UInt64
+        /// Reads of cached bytes that were not in memory (their pages had left the page cache),
+        /// made on the cold-read threads instead of an event loop and checked against their
+        /// checksums again (``CacheProxyConfiguration/coldReadThreads``).
+        public var coldReads: UInt64
+        /// The bytes of those reads.
+        public var bytesReadCold: UInt64
     }
 
     public var version: String

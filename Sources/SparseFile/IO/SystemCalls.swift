@@ -3,6 +3,7 @@ package import Darwin
 #elseif canImport(Glibc)
 package import Glibc
 #endif
+import CPageCache
 
 /// The system calls that sparse files and stores make, behind one seam so tests can inject
 /// `EIO`, `ENOSPC`, short writes, blocked calls and power failures at exact points. Production
@@ -30,6 +31,9 @@ package struct SystemCalls: Sendable {
     package var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     /// The free space of the volume holding `path`.
     package var statvfs: @Sendable (_ path: String, _ status: UnsafeMutablePointer<VolumeStatusBuffer>) -> Int32
+    /// How many pages of the file's bytes `offset..<offset + length` are in the page cache
+    /// (`cachestat`), or -1 with `errno` (`ENOSYS` where the system cannot tell).
+    package var cachedPages: @Sendable (_ fd: Int32, _ offset: UInt64, _ length: UInt64) -> Int64
 
     package static let live = SystemCalls(
         open: { path, flags, mode in platformOpen(path, flags, mode) },
@@ -55,7 +59,12 @@ package struct SystemCalls: Sendable {
         link: { source, destination in platformLink(source, destination) },
         unlink: { path in platformUnlink(path) },
         mkdir: { path, mode in platformMkdir(path, mode) },
-        statvfs: { path, status in platformStatvfs(path, status) }
+        statvfs: { path, status in platformStatvfs(path, status) },
+        cachedPages: { fd, offset, length in
+            var cached: UInt64 = 0
+            guard sparsecache_cached_pages(fd, offset, length, &cached) == 0 else { return -1 }
+            return Int64(clamping: cached)
+        }
     )
 }
 

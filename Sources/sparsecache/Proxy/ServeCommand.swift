@@ -63,6 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
         "The socket send buffer of a client on the same machine: small, the bytes written are still in the CPU's caches when the player reads them; 0 leaves it to the kernel (default 256KiB): \(SizeArgument.rule).",
         valueName: "size"), transform: SizeArgument.any)
     var loopbackSendBuffer: SizeArgument?
+    @Option(name: .customLong("cold-read-threads"),
+            help: "Threads that read cached bytes no longer in memory, so that no event loop waits for the disk; 0 reads them on the event loops (default 2).")
+    var coldReadThreads: Int?
     @Option(name: .customLong("public-url"),
             help: "The URL players reach the proxy at (behind a front, on a LAN): the base of every URL written into playlists and session answers.")
     var publicURL: String?
@@ -76,6 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard shutdownGrace >= 0, shutdownGrace <= 3600 else {
             throw ValidationError("--shutdown-grace takes 0 to 3600 seconds")
+        }
+        if let coldReadThreads, !(0...256).contains(coldReadThreads) {
+            throw ValidationError("--cold-read-threads takes 0 to 256 threads")
         }
     }
 
@@ -111,6 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.segmentConcurrency = segmentConcurrency
         configuration.expressConcurrency = expressConcurrency
         if let threads { configuration.threads = threads }
+        if let coldReadThreads { configuration.coldReadThreads = coldReadThreads }
         configuration.publicURL = publicURL
         if let mappedMemory { configuration.mappedFiles.limit = Int(clamping: mappedMemory.bytes) }
         if let loopbackSendBuffer {
