@@ -12,17 +12,14 @@ public struct EntryReader: Sendable {
     /// The entry's file, when the entry exists.
     public var file: SparseFile? { store.entryFile(for: key) }
 
-    /// Reads cached bytes at `offset` into `buffer`, verifying them; see
-    /// ``SparseFile/read(into:at:verifyingAgain:)``.
-    public func read(
-        into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, verifyingAgain: Bool = false
-    ) throws(CacheStoreError) -> ReadOutcome {
+    /// Reads cached bytes at `offset` into `buffer`, verifying them; see ``SparseFile/read(into:at:)``.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(CacheStoreError) -> ReadOutcome {
         guard let file else {
             guard let range = ByteRange(offset: offset, length: UInt64(buffer.count)) else { throw .invalidArgument }
             return .missing([range])
         }
         do {
-            let outcome = try file.read(into: buffer, at: offset, verifyingAgain: verifyingAgain)
+            let outcome = try file.read(into: buffer, at: offset)
             if outcome == .complete { store.recordServed(UInt64(buffer.count)) }
             return outcome
         } catch {

@@ -25,22 +25,14 @@ extension SparseFile {
     /// checksum the first time this process reads it (so the cost per read is bounded by the
     /// blocks it touches, not by the size of the extent); a block that fails is dropped from
     /// the map and reported missing, never served.
-    ///
-    /// - Parameter verifyingAgain: check every block again, also those this process verified
-    ///   before: for bytes that come back from the disk after their pages left memory
-    ///   (``pageCacheResidency(of:)``), which the disk may have changed since. Blocks whose
-    ///   checksums are not stored yet (appended by this process since its last commit) are
-    ///   trusted, as without it.
-    public func read(
-        into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, verifyingAgain: Bool = false
-    ) throws(SparseFileError) -> ReadOutcome {
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(SparseFileError) -> ReadOutcome {
         guard let range = ByteRange(offset: offset, length: UInt64(buffer.count)) else {
             throw SparseFileError(.invalidArgument, "read range overflows", path: path)
         }
         guard !range.isEmpty else { return .complete }
         // The common case of a hit, one extent already verified, costs one lookup and one pread.
         let direct = try state.withLock { state throws(SparseFileError) -> (FileDescriptor, UInt64)? in
-            guard !verifyingAgain, let data = state.verifiedDataOffset(of: range) else { return nil }
+            guard let data = state.verifiedDataOffset(of: range) else { return nil }
             return (try state.openDescriptor(), data)
         }
         if let (descriptor, data) = direct {
@@ -48,7 +40,7 @@ extension SparseFile {
             guard got < buffer.count else { return .complete }
             return .missing(quarantine(blocks: [FileLayout.block(containing: data + UInt64(got))], reportingWithin: range))
         }
-        let plan = try state.withLock { state throws(SparseFileError) in try Self.plan(range, in: state, verifyingAgain: verifyingAgain) }
+        let plan = try state.withLock { state throws(SparseFileError) in try Self.plan(range, in: state) }
         guard plan.missing.isEmpty else { return .missing(plan.missing) }
         let space = DataSpace(descriptor: plan.descriptor)
 
@@ -75,13 +67,12 @@ extension SparseFile {
         return .complete
     }
 
-    private static func plan(_ range: ByteRange, in state: State, verifyingAgain: Bool) throws(SparseFileError) -> ReadPlan {
+    private static func plan(_ range: ByteRange, in state: State) throws(SparseFileError) -> ReadPlan {
         var plan = ReadPlan(descriptor: try state.openDescriptor(), tail: state.committedTail)
         func add(_ piece: ReadPiece) {
             plan.pieces.append(piece)
             let last = FileLayout.block(containing: piece.data + UInt64(piece.length) - 1)
-            for block in FileLayout.block(containing: piece.data)...last
-            where !state.verified.contains(block) || (verifyingAgain && state.canVerifyAgain(block)) {
+            for block in FileLayout.block(containing: piece.data)...last where !state.verified.contains(block) {
                 plan.unverified.append(block)
             }
         }

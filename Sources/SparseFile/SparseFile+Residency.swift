@@ -36,4 +36,18 @@ extension SparseFile {
         }
         return .inMemory
     }
+
+    /// Makes every block whose checksum the file stores count as not verified, so that each is
+    /// checked again the next time it is read, before any of its bytes is served (until then
+    /// ``verifiedRun(for:)`` and ``verifiedRegion(for:)`` do not give it out): for a file whose
+    /// pages left memory (``pageCacheResidency(of:)``). Those pages come back from the disk,
+    /// which may have changed them since they were verified, whether this process reads them or
+    /// the kernel reads them ahead of its reads (up to megabytes at a time). Blocks appended
+    /// since the last commit stay verified: their checksums are only in the writer's memory.
+    public func requireVerificationAgain() {
+        state.withLock { state in
+            state.verified.remove(blocksBelow: state.checksummedBlocks)
+            if let tail = state.committedTail { state.verified.remove(tail.block) }
+        }
+    }
 }

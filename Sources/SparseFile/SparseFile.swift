@@ -71,12 +71,6 @@ public final class SparseFile: Sendable {
 
         /// The data offset of original bytes `range` when they lie in one extent whose blocks
         /// all passed their checksum in this process: a read or a send then needs no plan.
-        /// Whether `block` can be checked again against what the file stores: its checksum is
-        /// in the file (or in the committed header, for a partial last block).
-        func canVerifyAgain(_ block: UInt64) -> Bool {
-            block < checksummedBlocks || committedTail?.block == block
-        }
-
         func verifiedDataOffset(of range: ByteRange) -> UInt64? {
             guard !range.isEmpty, let extent = map.extent(covering: range) else { return nil }
             let data = extent.dataOffset(of: range.offset)

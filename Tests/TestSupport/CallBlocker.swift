@@ -13,6 +13,8 @@ public final class CallBlocker: Sendable {
         case open(pathContaining: String)
         /// A data sync of any file.
         case fdatasync
+        /// A `pread` of a file whose path contains this text.
+        case read(pathContaining: String)
     }
 
     private let armed = Mutex<Call?>(nil)
@@ -66,6 +68,22 @@ public final class CallBlocker: Sendable {
             stopIfArmed { if case .fdatasync = $0 { true } else { false } }
             return SystemCalls.live.fdatasync(descriptor)
         }
+        calls.pread = { [self] descriptor, buffer, count, offset in
+            stopIfArmed { if case .read(let text) = $0 { Self.path(of: descriptor).contains(text) } else { false } }
+            return SystemCalls.live.pread(descriptor, buffer, count, offset)
+        }
         return calls
+    }
+
+    /// The path of an open file descriptor ("" when it cannot be told).
+    package static func path(of descriptor: Int32) -> String {
+        #if os(Linux)
+        var target = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
+        guard count > 0 else { return "" }
+        return String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        return ""
+        #endif
     }
 }

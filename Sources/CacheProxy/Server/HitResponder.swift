@@ -120,7 +120,7 @@ final class HitResponder {
         if let bytes = plan.body {
             // Bytes on disk would stall the loop's other connections: the asynchronous path
             // reads them on a cold-read thread.
-            if proxy.coldReader.isEnabled, !residency.isInMemory(bytes, of: file) { return nil }
+            if proxy.coldReader.isEnabled, !residency.isInMemory(bytes, of: file, coldReader: proxy.coldReader) { return nil }
             let choice = writeChooser.choose(length: bytes.length)
             if choice.fromMapping,
                let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {

@@ -7,13 +7,13 @@ import SparseFile
 
 /// What a connection found out about its file's pages: the 64 KiB pieces of the resource seen
 /// in the page cache within the last second. A hit first asks here, and asks the kernel
-/// (``SparseFile/pageCacheResidency(of:)``, a `cachestat`: 0.8 µs for 64 KiB, 14 µs for 2 MB)
+/// (``ColdReader/mustRead(_:of:)``, a `cachestat`: 0.8 µs for 64 KiB, 14 µs for 2 MB)
 /// only for pieces not seen, so a player asking again for bytes it had, or many players each on
 /// its connection for one segment, costs one question per piece and second, not one per hit.
 ///
 /// A piece seen is trusted for at most ``lifetime``: if the kernel reclaims its pages within
-/// that time, the next hit on it reads them from the disk on the event loop, as every hit did
-/// before cold reads (and serves them without checking them again).
+/// that time, the next hit on it on this connection reads them from the disk on the event loop,
+/// as every hit did before cold reads, and serves them without checking them again.
 struct ResidencyMemo {
     static let pieceSize: UInt64 = 64 * 1024
     static let lifetime: UInt64 = 1_000_000_000
@@ -26,8 +26,8 @@ struct ResidencyMemo {
     private var seen: [UInt64] = []
 
     /// Whether cached `bytes` of `file` are in memory, so that writing or sending them waits for
-    /// no disk (true too when the system cannot tell).
-    mutating func isInMemory(_ bytes: ByteRange, of file: SparseFile) -> Bool {
+    /// no disk (true too when the system cannot tell); `coldReader` answers for pieces not seen.
+    mutating func isInMemory(_ bytes: ByteRange, of file: SparseFile, coldReader: ColdReader) -> Bool {
         guard !bytes.isEmpty else { return true }
         let first = bytes.offset / Self.pieceSize
         let last = (bytes.end - 1) / Self.pieceSize
@@ -42,7 +42,7 @@ struct ResidencyMemo {
         // The whole pieces are asked about, so that every piece remembered was seen entire.
         let end = (last + 1).multipliedReportingOverflow(by: Self.pieceSize)
         let asked = ByteRange(from: first * Self.pieceSize, to: end.overflow ? bytes.end : end.partialValue) ?? bytes
-        guard file.pageCacheResidency(of: asked) != .onDisk else { return false }
+        guard !coldReader.mustRead(asked, of: file) else { return false }
         remember(first...last)
         return true
     }

@@ -12,8 +12,9 @@ import SparseFile
 /// back inside `sendfile`, through a mapping or with `pread` on an event loop would stall every
 /// connection of that loop for as long as the disk takes (Docs/PROXY.md, "Cold reads").
 ///
-/// Bytes read back from the disk are checked against their checksums again: the disk may have
-/// changed them since they were verified in memory. A block that fails is dropped from the
+/// A file found with pages out of memory has every block checked against its checksum again
+/// before it is served (``SparseFile/requireVerificationAgain()``): what comes back from the
+/// disk may differ from what was verified in memory. A block that fails is dropped from the
 /// cache and fetched again, never served.
 final class ColdReader: Sendable {
     private let pool: NIOThreadPool?
@@ -35,18 +36,21 @@ final class ColdReader: Sendable {
     var isEnabled: Bool { pool != nil }
 
     /// Whether reading or sending cached `bytes` of `file` would wait for the disk, and so must
-    /// be read with ``read(_:from:allocator:)``. Always false when disabled.
+    /// be read with ``read(_:from:allocator:)``; such a file's blocks are then all verified
+    /// again as they are read. Always false when disabled.
     func mustRead(_ bytes: ByteRange, of file: SparseFile) -> Bool {
-        isEnabled && file.pageCacheResidency(of: bytes) == .onDisk
+        guard isEnabled, file.pageCacheResidency(of: bytes) == .onDisk else { return false }
+        file.requireVerificationAgain()
+        return true
     }
 
-    /// Cached `bytes`, read on a thread of the pool into a new buffer, every block checked
-    /// again; nil when some byte is not cached (or failed its check and was dropped).
+    /// Cached `bytes`, read on a thread of the pool into a new buffer and verified; nil when
+    /// some byte is not cached (or failed its check and was dropped).
     func read(_ bytes: ByteRange, from reader: EntryReader, allocator: ByteBufferAllocator) async throws -> ByteBuffer? {
         guard let count = Int(exactly: bytes.length) else { return nil }
         let read: @Sendable () throws -> ByteBuffer? = {
             var buffer = allocator.buffer(capacity: count)
-            return try reader.read(into: &buffer, count: count, at: bytes.offset, verifyingAgain: true) ? buffer : nil
+            return try reader.read(into: &buffer, count: count, at: bytes.offset) ? buffer : nil
         }
         let buffer = if let pool { try await pool.runIfActive(read) } else { try read() }
         if buffer != nil { counters.recordColdRead(bytes.length) }

@@ -33,4 +33,11 @@ struct BlockSet {
     }
 
     mutating func removeAll() { words.removeAll() }
+
+    /// Removes every block numbered below `end`.
+    mutating func remove(blocksBelow end: UInt64) {
+        let whole = Int(min(end >> 6, UInt64(words.count)))
+        for index in 0..<whole { words[index] = 0 }
+        if whole < words.count, end & 63 != 0 { words[whole] &= ~((1 << (end & 63)) - 1) }
+    }
 }

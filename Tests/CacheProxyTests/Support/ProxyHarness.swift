@@ -29,11 +29,12 @@ struct ProxyHarness {
         storeSize: UInt64 = 256 << 20,
         directory: TemporaryDirectory = TemporaryDirectory("proxy"),
         storeDirectory: String? = nil,
+        systemCalls: SystemCalls = .live,
         logger: Logger? = nil,
         _ body: (ProxyHarness) async throws -> Void
     ) async throws {
         let store = try CacheStore.open(at: storeDirectory ?? directory.path, configuration: CacheStoreConfiguration(
-            maximumSize: storeSize, fileOptions: SparseFileOptions(durability: .none)))
+            maximumSize: storeSize, fileOptions: SparseFileOptions(SparseFileOptions(durability: .none), systemCalls: systemCalls)))
         var configuration = CacheProxyConfiguration()
         configuration.port = 0
         configuration.threads = 2
