@@ -15,10 +15,11 @@
 # Prints per round and as medians the hot req/s and latency (p50, p99, max) and the cold
 # client's requests and latency, and the ratio of the two proxies' hot rates and p99s.
 #
-# Needs root, losetup, mkfs.ext4 and a blkio (cgroup v1) or io (cgroup v2) controller; exits 77
+# Needs root, losetup, mkfs.ext4, fincore (util-linux) and a blkio (cgroup v1) or io (cgroup v2) controller; exits 77
 # (skipped) without them.
 # Usage: Benchmarks/proxy/cold-reads.sh [SPARSECACHE_BINARY]  (default: a release build)
-# Environment: ROUNDS (5), DURATION (5 s), CONNECTIONS (16), READ_IOPS (50).
+# Environment: ROUNDS (5), DURATION (5 s), CONNECTIONS (16), READ_IOPS (50), COLD (1; 0 runs the
+#              hot traffic alone, for reference).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Benchmarks/proxy/common.sh
@@ -29,7 +30,7 @@ connections=${CONNECTIONS:-16}
 read_iops=${READ_IOPS:-50}
 skip() { echo "cold-reads: SKIPPED: $1" >&2; exit "$SKIPPED_STATUS"; }
 [ "$(id -u)" = 0 ] || skip "needs root (a loop device and a cgroup)"
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null || skip "needs losetup and mkfs.ext4"
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null && command -v fincore >/dev/null || skip "needs losetup, mkfs.ext4 and fincore"
 if [ -d /sys/fs/cgroup/blkio ]; then
     cgroup=/sys/fs/cgroup/blkio/sparsecache-cold-$$
 elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
@@ -86,21 +87,19 @@ for index in 0 1; do
 done
 sync
 
-# drop_movie INDEX: drops the pages of proxy INDEX's copy of the movie once its mapping is gone
-# (a mapping no hit used for a second is released, and the kernel drops no mapped page).
+# drop_movie INDEX: drops the pages of proxy INDEX's copy of the movie from memory. The kernel
+# drops no page a process maps, and the proxy releases a mapping no hit used for a second: it
+# tries again until at most a twentieth of the file is resident (fincore), and says so if not.
 drop_movie() {
-    sleep 2.5
-    python3 - "$work/disk/cache-$1" <<'PY'
-import os, sys
-for root, _, names in os.walk(sys.argv[1]):
-    for name in names:
-        path = os.path.join(root, name)
-        if os.path.getsize(path) > 100 << 20:
-            fd = os.open(path, os.O_RDONLY)
-            os.fdatasync(fd)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            os.close(fd)
-PY
+    local file resident=0
+    file=$(find "$work/disk/cache-$1" -type f -size +100M | head -1)
+    for _ in 1 2 3 4 5 6; do
+        sleep 1
+        python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fdatasync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$file"
+        resident=$(fincore --bytes --noheadings --output RES "$file" | tr -d ' ')
+        [ "$resident" -gt $((BIG_SIZE / 20)) ] || return 0
+    done
+    echo "cold-reads: ${names[$1]}: $resident bytes of the movie stayed in memory" >&2
 }
 
 # measure INDEX ROUND: "REQ/S P50 P99 MAX WRONG COLD_COUNT COLD_MEDIAN COLD_P90 COLD_MAX"
@@ -108,11 +107,16 @@ measure() {
     local index=$1 round=$2 port=${proxy_ports[$1]} cold_path
     drop_movie "$index"
     cold_path="/proxy?url=$(urlencode "$origin/movie.mp4")"
-    python3 Benchmarks/proxy/cold_client.py "$port" "$cold_path" "$work/www/movie.mp4" "$duration" "$round" >"$work/cold.out" &
-    local cold=$!
+    local cold=""
+    if [ "${COLD:-1}" = 1 ]; then
+        python3 Benchmarks/proxy/cold_client.py "$port" "$cold_path" "$work/www/movie.mp4" "$duration" "$round" >"$work/cold.out" &
+        cold=$!
+    else
+        echo "0 0 0 0" >"$work/cold.out"
+    fi
     wrk -t2 -c"$connections" -d"${duration}s" --latency -s Benchmarks/proxy/verify.lua "$(url_of "$index" /segment.ts)" \
         -- "$work/www/segment.ts" whole >"$work/wrk.out"
-    wait "$cold" || { echo "cold-reads: the cold client failed on ${names[$index]}" >&2; exit 1; }
+    [ -z "$cold" ] || wait "$cold" || { echo "cold-reads: the cold client failed on ${names[$index]}" >&2; exit 1; }
     local figures
     figures=$(wrk_figures "$work/wrk.out" 0 0 "0 0")
     awk -v figures="$figures" -v cold="$(cat "$work/cold.out")" '

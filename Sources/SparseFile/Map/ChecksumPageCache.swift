@@ -1,8 +1,10 @@
 /// Recently read 4 KiB pages of stored block checksums (512 entries, covering 2 MiB of data),
 /// so that verifying scattered small reads costs one extra read per 2 MiB, not one per block.
 ///
-/// Entries a reader looks up belong to committed blocks, which never change, so a cached page
-/// never goes stale for the blocks it is consulted for.
+/// Entries a reader looks up belong to committed blocks, which never change. A page read before
+/// a commit wrote more of its entries holds zeros for them: the writer empties the cache at each
+/// commit, so blocks verified again after it (``SparseFile/requireVerificationAgain()``) are
+/// checked against what was written.
 struct ChecksumPageCache {
     static let entriesPerPage: UInt64 = 512
     static let capacity = 64
