@@ -37,11 +37,11 @@ final class ProxyContext: Sendable {
         self.logger = logger
         counters = ProxyCounters()
         mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
-        coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters)
         publicAddress = PublicAddress(configuration)
         metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info
             ? AccessLog(logger: logger) : nil
+        coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
         upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, metrics: metrics, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
         allowList = HostAllowList(configuration.allowedHosts)

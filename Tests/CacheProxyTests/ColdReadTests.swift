@@ -101,7 +101,10 @@ struct ColdReadTests {
             try PageCache.drop(file)
             #expect(try await Self.freshGet(harness, "/a.ts", Self.segment))
             #expect(harness.origin.requests(for: "/a.ts").count == 1, "served from the cache, not fetched again")
-            #expect(harness.proxy.status?.traffic.bytesReadCold ?? 0 >= 65_536 * 2)
+            let coldBytes = harness.proxy.status?.traffic.bytesReadCold ?? 0
+            #expect(coldBytes >= 65_536 * 2)
+            let metrics = try await MetricsScrape.fetch(harness)
+            #expect(metrics["sparsecache_cold_read_bytes_total"] == Double(coldBytes))
         }
     }
 

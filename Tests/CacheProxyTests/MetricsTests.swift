@@ -25,6 +25,7 @@ struct MetricsTests {
                 ("sparsecache_evictions_total", "counter"), ("sparsecache_upstream_requests_total", "counter"),
                 ("sparsecache_upstream_seconds", "histogram"), ("sparsecache_lane_waiting", "gauge"),
                 ("sparsecache_breakers_open", "gauge"), ("sparsecache_prefetch_bytes_total", "counter"),
+                ("sparsecache_cold_read_bytes_total", "counter"),
             ] {
                 #expect(scrape.text.contains("# TYPE \(name) \(type)\n"), "\(name) is a \(type)")
                 #expect(scrape.text.contains("# HELP \(name) "), "\(name) has a help text")

@@ -109,6 +109,7 @@ enum DashboardPage {
         ["upstream requests", traffic.upstreamRequests],
         ["bytes fetched", bytes(traffic.bytesFetched)],
         ["passed through uncached", bytes(traffic.bytesPassedThrough)],
+        ["read cold (out of memory)", bytes(traffic.bytesReadCold)],
         ["broken responses", traffic.brokenResponses],
         ["stale playlists served", traffic.stalePlaylistsServed],
       ]);

@@ -21,6 +21,7 @@ final class ProxyMetrics: Sendable {
     private let upstreamRequests: [UpstreamLane.Kind: CoreMetrics.Counter]
     private let upstreamSeconds: [UpstreamLane.Kind: CoreMetrics.Timer]
     private let prefetchBytes: CoreMetrics.Counter
+    private let coldReadBytes: CoreMetrics.Counter
     private let evictions: CoreMetrics.Counter
     private let storeBytes: CoreMetrics.Meter
     private let storeMaxBytes: CoreMetrics.Meter
@@ -77,6 +78,8 @@ final class ProxyMetrics: Sendable {
                 labels: labels, buckets: Self.upstreamBuckets), factory: factory)
         }
         prefetchBytes = counter("sparsecache_prefetch_bytes_total", help: "Bytes fetched from origins by prefetching.")
+        coldReadBytes = counter("sparsecache_cold_read_bytes_total",
+                                help: "Cached bytes read from the disk on the cold-read threads because their pages had left memory.")
         evictions = counter("sparsecache_evictions_total",
                             help: "Entries removed from the cache to make room or because they expired, since the proxy started.")
         storeBytes = gauge("sparsecache_store_bytes", help: "Disk space the cache's entries take, in bytes.")
@@ -123,6 +126,10 @@ final class ProxyMetrics: Sendable {
 
     func recordPrefetched(_ bytes: UInt64) {
         prefetchBytes.increment(by: Int64(clamping: bytes))
+    }
+
+    func recordColdRead(_ bytes: UInt64) {
+        coldReadBytes.increment(by: Int64(clamping: bytes))
     }
 
     /// What the store, the lanes, the breakers and the connections say now, read for a scrape.

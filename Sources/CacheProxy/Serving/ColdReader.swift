@@ -19,10 +19,12 @@ import SparseFile
 final class ColdReader: Sendable {
     private let pool: NIOThreadPool?
     private let counters: ProxyCounters
+    private let metrics: ProxyMetrics?
 
     /// `threads` threads of their own, none (reads stay on the event loops) when 0.
-    init(threads: Int, counters: ProxyCounters) {
+    init(threads: Int, counters: ProxyCounters, metrics: ProxyMetrics?) {
         self.counters = counters
+        self.metrics = metrics
         guard threads > 0 else {
             pool = nil
             return
@@ -53,7 +55,10 @@ final class ColdReader: Sendable {
             return try reader.read(into: &buffer, count: count, at: bytes.offset) ? buffer : nil
         }
         let buffer = if let pool { try await pool.runIfActive(read) } else { try read() }
-        if buffer != nil { counters.recordColdRead(bytes.length) }
+        if buffer != nil {
+            counters.recordColdRead(bytes.length)
+            metrics?.recordColdRead(bytes.length)
+        }
         return buffer
     }
 
