@@ -171,11 +171,12 @@ extension SparseFile {
 
     /// A block's stored checksum, through the page cache.
     private func storedChecksum(of block: UInt64, space: DataSpace) throws(SparseFileError) -> UInt64 {
-        if let cached = state.withLock({ $0.checksumPages.entry(for: block) }) { return cached }
+        let (cached, generation) = state.withLock { ($0.checksumPages.entry(for: block), $0.checksumPages.generation) }
+        if let cached { return cached }
         let page = block / ChecksumPageCache.entriesPerPage
         let entries = try space.readChecksums(from: page * ChecksumPageCache.entriesPerPage,
                                               count: Int(ChecksumPageCache.entriesPerPage))
-        state.withLock { $0.checksumPages.insert(page: page, entries: entries) }
+        state.withLock { $0.checksumPages.insert(page: page, entries: entries, readIn: generation) }
         return entries[Int(block % ChecksumPageCache.entriesPerPage)]
     }
 

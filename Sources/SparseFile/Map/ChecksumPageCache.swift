@@ -11,12 +11,16 @@ struct ChecksumPageCache {
 
     private var pages: [UInt64: [UInt64]] = [:]
     private var order: [UInt64] = []
+    /// Bumped by ``removeAll()``: a page read before it may lack entries written since.
+    private(set) var generation: UInt64 = 0
 
     func entry(for block: UInt64) -> UInt64? {
         pages[block / Self.entriesPerPage]?[Int(block % Self.entriesPerPage)]
     }
 
-    mutating func insert(page: UInt64, entries: [UInt64]) {
+    /// Keeps `entries`, read while the cache was at `generation`; not when it was emptied since.
+    mutating func insert(page: UInt64, entries: [UInt64], readIn generation: UInt64) {
+        guard generation == self.generation else { return }
         if pages.updateValue(entries, forKey: page) == nil {
             order.append(page)
             if order.count > Self.capacity { pages[order.removeFirst()] = nil }
@@ -24,6 +28,7 @@ struct ChecksumPageCache {
     }
 
     mutating func removeAll() {
+        generation &+= 1
         pages.removeAll()
         order.removeAll()
     }
