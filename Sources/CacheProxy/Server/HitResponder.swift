@@ -77,11 +77,12 @@ final class HitResponder {
     var lastURI: String? { lastTarget?.uri }
     private var lastEntry: Entry?
     private var writeChooser = HitWriteChooser()
-    private var residency = ResidencyMemo()
+    private var residency: ResidencyMemo
 
     init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
         self.proxy = proxy
         self.fileHandles = fileHandles
+        residency = ResidencyMemo(coldReader: proxy.coldReader)
     }
 
     deinit {
@@ -120,7 +121,9 @@ final class HitResponder {
         if let bytes = plan.body {
             // Bytes on disk would stall the loop's other connections: the asynchronous path
             // reads them on a cold-read thread.
-            if proxy.coldReader.isEnabled, !residency.isInMemory(bytes, of: file, coldReader: proxy.coldReader) { return nil }
+            if !residency.sawInMemory(bytes, of: ObjectIdentifier(file)) {
+                guard residency.isInMemory(bytes, of: file) else { return nil }
+            }
             let choice = writeChooser.choose(length: bytes.length)
             if choice.fromMapping,
                let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {

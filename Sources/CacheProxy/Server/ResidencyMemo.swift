@@ -13,32 +13,53 @@ import SparseFile
 ///
 /// A piece seen is trusted for at most ``lifetime``: if the kernel reclaims its pages within
 /// that time, the next hit on it on this connection reads them from the disk on the event loop,
-/// as every hit did before cold reads, and serves them without checking them again.
+/// as every hit did before cold reads, and serves them without checking them again. The file is
+/// known by its identity alone (a weak reference would cost a hit more than the rest of this):
+/// a file freed and another made at its address within that second inherit what was seen,
+/// with the same consequence at worst.
 struct ResidencyMemo {
     static let pieceSize: UInt64 = 64 * 1024
     static let lifetime: UInt64 = 1_000_000_000
     /// Pieces past this many words' worth (64 pieces each: 16 GiB) are never remembered.
     static let maximumWords = 4096
 
-    private weak var file: SparseFile?
+    /// Asks the kernel, and reads what is not in memory; nil when cold reads are off (bytes
+    /// then count as in memory, and nothing is asked).
+    private let coldReader: ColdReader?
+    private let isEnabled: Bool
+    private var file: ObjectIdentifier?
     /// When the pieces were first remembered, by the coarse monotonic clock.
     private var since: UInt64 = 0
     private var seen: [UInt64] = []
 
-    /// Whether cached `bytes` of `file` are in memory, so that writing or sending them waits for
-    /// no disk (true too when the system cannot tell); `coldReader` answers for pieces not seen.
-    mutating func isInMemory(_ bytes: ByteRange, of file: SparseFile, coldReader: ColdReader) -> Bool {
-        guard !bytes.isEmpty else { return true }
-        let first = bytes.offset / Self.pieceSize
-        let last = (bytes.end - 1) / Self.pieceSize
+    init(coldReader: ColdReader) {
+        self.coldReader = coldReader.isEnabled ? coldReader : nil
+        isEnabled = coldReader.isEnabled
+    }
+
+    /// Whether cached `bytes` of the file known as `file` were all seen in memory within the
+    /// last second, or need not be asked about (cold reads are off). Touches no object: a file's
+    /// retain and release cost more than this whole check (the store's weak references to files
+    /// send them down the runtime's slow path).
+    mutating func sawInMemory(_ bytes: ByteRange, of file: ObjectIdentifier) -> Bool {
+        guard isEnabled, !bytes.isEmpty else { return true }
         let now = Self.coarseNanoseconds()
-        if self.file !== file || now &- since > Self.lifetime {
+        guard self.file == file, now &- since <= Self.lifetime else {
             self.file = file
             since = now
             seen.removeAll(keepingCapacity: true)
-        } else if isSeen(first...last) {
-            return true
+            return false
         }
+        return isSeen(bytes.offset / Self.pieceSize...(bytes.end - 1) / Self.pieceSize)
+    }
+
+    /// Whether cached `bytes` of `file` are in memory, so that writing or sending them waits for
+    /// no disk (true too when the system cannot tell), asking the kernel: after
+    /// ``sawInMemory(_:of:)`` said no.
+    mutating func isInMemory(_ bytes: ByteRange, of file: SparseFile) -> Bool {
+        guard let coldReader, !bytes.isEmpty else { return true }
+        let first = bytes.offset / Self.pieceSize
+        let last = (bytes.end - 1) / Self.pieceSize
         // The whole pieces are asked about, so that every piece remembered was seen entire.
         let end = (last + 1).multipliedReportingOverflow(by: Self.pieceSize)
         let asked = ByteRange(from: first * Self.pieceSize, to: end.overflow ? bytes.end : end.partialValue) ?? bytes

@@ -20,11 +20,15 @@ final class ColdReader: Sendable {
     private let pool: NIOThreadPool?
     private let counters: ProxyCounters
     private let metrics: ProxyMetrics?
+    /// Whether bytes not in memory are read on threads of their own (a stored flag: every hit
+    /// asks, and looking at `pool` would retain and release it).
+    let isEnabled: Bool
 
     /// `threads` threads of their own, none (reads stay on the event loops) when 0.
     init(threads: Int, counters: ProxyCounters, metrics: ProxyMetrics?) {
         self.counters = counters
         self.metrics = metrics
+        isEnabled = threads > 0
         guard threads > 0 else {
             pool = nil
             return
@@ -33,9 +37,6 @@ final class ColdReader: Sendable {
         pool.start()
         self.pool = pool
     }
-
-    /// Whether bytes not in memory are read on threads of their own.
-    var isEnabled: Bool { pool != nil }
 
     /// Whether reading or sending cached `bytes` of `file` would wait for the disk, and so must
     /// be read with ``read(_:from:allocator:)``; such a file's blocks are then all verified
