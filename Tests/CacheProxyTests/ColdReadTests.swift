@@ -108,6 +108,30 @@ struct ColdReadTests {
         }
     }
 
+    @Test("Pages beside the bytes asked for, out of memory, do not send hits on those bytes down the cold path")
+    func neighboursOutOfMemoryDoNotMatter() async throws {
+        try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 0 }) { harness in
+            let file = try await Self.filled(harness, "/a.ts", Self.segment)
+            let wanted = 100_000..<165_536  // 64 KiB, on no page boundary
+            #expect(try await Self.freshGet(harness, "/a.ts", Self.segment, range: wanted))
+            let entry = try #require(harness.store.reader(for: harness.store.key(for: harness.origin.url("/a.ts"))).file)
+            let bytes = try #require(ByteRange(offset: UInt64(wanted.lowerBound), length: UInt64(wanted.count)))
+            let start = try #require(entry.verifiedRun(for: bytes)?.fileOffset)
+            // Everything but the pages holding the wanted bytes leaves memory, as the kernel
+            // reclaims pages no one reads.
+            let firstPage = start / 4096 * 4096
+            let pastLastPage = (start + bytes.length + 4095) / 4096 * 4096
+            try PageCache.drop(file, offset: 0, length: firstPage)
+            try PageCache.drop(file, offset: pastLastPage)
+            let rawHits = { harness.proxy.status?.traffic.hitsFromRawRequests ?? 0 }
+            let before = (cold: Self.coldReads(harness), raw: rawHits())
+            for _ in 0..<3 { #expect(try await Self.freshGet(harness, "/a.ts", Self.segment, range: wanted)) }
+            #expect(rawHits() == before.raw + 3, "hits on bytes in memory are answered on the event loop")
+            #expect(Self.coldReads(harness) == before.cold)
+            #expect(entry.verifiedRun(for: bytes) != nil, "and their blocks stay verified")
+        }
+    }
+
     @Test("A block changed on disk after it was verified is fetched again once its pages left memory, never served")
     func damageOnDiskIsCaught() async throws {
         try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 0 }) { harness in

@@ -11,16 +11,17 @@ public enum PageCache {
         public let description: String
     }
 
-    /// Writes the file's dirty pages to disk and drops its pages from memory: the next read of
-    /// any byte comes from the disk. Pages mapped by a process stay (the kernel drops only
-    /// pages no one maps), and a file on tmpfs has no disk to drop them to.
-    public static func drop(_ path: String) throws {
+    /// Writes the file's dirty pages to disk and drops its pages from memory (those holding
+    /// bytes `offset..<offset + length`; a length of 0 reaches the end of the file): the next
+    /// read of such a byte comes from the disk. Pages mapped by a process stay (the kernel drops
+    /// only pages no one maps), and a file on tmpfs has no disk to drop them to.
+    public static func drop(_ path: String, offset: UInt64 = 0, length: UInt64 = 0) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Failure(description: "cannot open \(path): errno \(errno)") }
         defer { close(descriptor) }
         guard fdatasync(descriptor) == 0 else { throw Failure(description: "fdatasync \(path): errno \(errno)") }
         #if canImport(Glibc)
-        let result = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+        let result = posix_fadvise(descriptor, off_t(offset), off_t(length), POSIX_FADV_DONTNEED)
         guard result == 0 else { throw Failure(description: "posix_fadvise \(path): error \(result)") }
         #endif
     }

@@ -5,22 +5,29 @@ import Darwin
 #endif
 import SparseFile
 
-/// What a connection found out about its file's pages: the 64 KiB pieces of the resource seen
-/// in the page cache within the last second. A hit first asks here, and asks the kernel
-/// (``ColdReader/mustRead(_:of:)``, a `cachestat`: 0.8 µs for 64 KiB, 14 µs for 2 MB)
-/// only for pieces not seen, so a player asking again for bytes it had, or many players each on
-/// its connection for one segment, costs one question per piece and second, not one per hit.
+/// What a connection found out about its file's pages: the 4 KiB pages of the resource seen in
+/// the page cache within the last second. A hit first asks here, and asks the kernel
+/// (``ColdReader/mustRead(_:of:)``, a `cachestat`: 0.8 µs for 64 KiB, 14 µs for 2 MB) only
+/// when some page was not seen, so a player asking again for bytes it had, or many players each
+/// on its connection for one segment, costs one question per range and second, not one per hit.
 ///
-/// A piece seen is trusted for at most ``lifetime``: if the kernel reclaims its pages within
-/// that time, the next hit on it on this connection reads them from the disk on the event loop,
-/// as every hit did before cold reads, and serves them without checking them again. The file is
-/// known by its identity alone (a weak reference would cost a hit more than the rest of this):
-/// a file freed and another made at its address within that second inherit what was seen,
-/// with the same consequence at worst.
+/// Only the pages holding the bytes asked for are asked about: a page beside them that nobody
+/// reads is the first the kernel reclaims, and asking about it would send the hits on its
+/// neighbours down the cold path for nothing. (In a file written in order, a page of the
+/// resource is a page of the file; where an extent was written elsewhere, at most one page at
+/// each end of a range holds bytes beside it.)
+///
+/// A page seen is trusted for at most ``lifetime``: if the kernel reclaims it within that time,
+/// the next hit on it on this connection reads it from the disk on the event loop, as every hit
+/// did before cold reads, and serves it without checking it again. The file is known by its
+/// identity alone (a weak reference would cost a hit more than the rest of this): a file freed
+/// and another made at its address within that second inherit what was seen, with the same
+/// consequence at worst.
 struct ResidencyMemo {
-    static let pieceSize: UInt64 = 64 * 1024
+    static let pageSize: UInt64 = 4096
     static let lifetime: UInt64 = 1_000_000_000
-    /// Pieces past this many words' worth (64 pieces each: 16 GiB) are never remembered.
+    /// Pages past this many words' worth (64 pages each: 1 GiB) are never remembered: the
+    /// memo of a connection stays within 32 KiB.
     static let maximumWords = 4096
 
     /// Asks the kernel, and reads what is not in memory; nil when cold reads are off (bytes
@@ -28,8 +35,9 @@ struct ResidencyMemo {
     private let coldReader: ColdReader?
     private let isEnabled: Bool
     private var file: ObjectIdentifier?
-    /// When the pieces were first remembered, by the coarse monotonic clock.
+    /// When the pages were first remembered, by the coarse monotonic clock.
     private var since: UInt64 = 0
+    /// One bit per page of the resource.
     private var seen: [UInt64] = []
 
     init(coldReader: ColdReader) {
@@ -37,10 +45,10 @@ struct ResidencyMemo {
         isEnabled = coldReader.isEnabled
     }
 
-    /// Whether cached `bytes` of the file known as `file` were all seen in memory within the
-    /// last second, or need not be asked about (cold reads are off). Touches no object: a file's
-    /// retain and release cost more than this whole check (the store's weak references to files
-    /// send them down the runtime's slow path).
+    /// Whether the pages of cached `bytes` of the file known as `file` were all seen in memory
+    /// within the last second, or need not be asked about (cold reads are off). Touches no
+    /// object: a file's retain and release cost more than this whole check (the store's weak
+    /// references to files send them down the runtime's slow path).
     mutating func sawInMemory(_ bytes: ByteRange, of file: ObjectIdentifier) -> Bool {
         guard isEnabled, !bytes.isEmpty else { return true }
         let now = Self.coarseNanoseconds()
@@ -50,7 +58,7 @@ struct ResidencyMemo {
             seen.removeAll(keepingCapacity: true)
             return false
         }
-        return isSeen(bytes.offset / Self.pieceSize...(bytes.end - 1) / Self.pieceSize)
+        return Self.visit(Self.pages(of: bytes)) { word, mask in word < seen.count && seen[word] & mask == mask }
     }
 
     /// Whether cached `bytes` of `file` are in memory, so that writing or sending them waits for
@@ -58,31 +66,36 @@ struct ResidencyMemo {
     /// ``sawInMemory(_:of:)`` said no.
     mutating func isInMemory(_ bytes: ByteRange, of file: SparseFile) -> Bool {
         guard let coldReader, !bytes.isEmpty else { return true }
-        let first = bytes.offset / Self.pieceSize
-        let last = (bytes.end - 1) / Self.pieceSize
-        // The whole pieces are asked about, so that every piece remembered was seen entire.
-        let end = (last + 1).multipliedReportingOverflow(by: Self.pieceSize)
-        let asked = ByteRange(from: first * Self.pieceSize, to: end.overflow ? bytes.end : end.partialValue) ?? bytes
+        let pages = Self.pages(of: bytes)
+        let end = (pages.upperBound + 1).multipliedReportingOverflow(by: Self.pageSize)
+        let asked = ByteRange(from: pages.lowerBound * Self.pageSize, to: end.overflow ? bytes.end : end.partialValue) ?? bytes
         guard !coldReader.mustRead(asked, of: file) else { return false }
-        remember(first...last)
-        return true
-    }
-
-    private func isSeen(_ pieces: ClosedRange<UInt64>) -> Bool {
-        for piece in pieces {
-            let word = Int(piece / 64)
-            guard word < seen.count, seen[word] & (1 << (piece % 64)) != 0 else { return false }
+        guard pages.upperBound / 64 < UInt64(Self.maximumWords) else { return true }
+        let words = Int(pages.upperBound / 64) + 1
+        if seen.count < words { seen.append(contentsOf: repeatElement(0, count: words - seen.count)) }
+        _ = Self.visit(pages) { word, mask in
+            seen[word] |= mask
+            return true
         }
         return true
     }
 
-    private mutating func remember(_ pieces: ClosedRange<UInt64>) {
-        for piece in pieces {
-            guard piece / 64 < UInt64(Self.maximumWords) else { return }
-            let word = Int(piece / 64)
-            if word >= seen.count { seen.append(contentsOf: repeatElement(0, count: word + 1 - seen.count)) }
-            seen[word] |= 1 << (piece % 64)
+    private static func pages(of bytes: ByteRange) -> ClosedRange<UInt64> {
+        bytes.offset / pageSize...(bytes.end - 1) / pageSize
+    }
+
+    /// Calls `body` with each word of the bitmap that `pages` fall in and the mask of those
+    /// pages in it, while it returns true; whether it always did.
+    private static func visit(_ pages: ClosedRange<UInt64>, _ body: (Int, UInt64) -> Bool) -> Bool {
+        var page = pages.lowerBound
+        while page <= pages.upperBound {
+            let bit = page % 64
+            let count = min(64 - bit, pages.upperBound - page + 1)
+            let mask = (count == 64 ? UInt64.max : (1 << count) - 1) << bit
+            guard let word = Int(exactly: page / 64), body(word, mask) else { return false }
+            page += count
         }
+        return true
     }
 
     /// A clock read costs a few nanoseconds (no system call): a hit reads one.
