@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 import SparseFile
@@ -40,6 +43,20 @@ struct ResidencyTests {
         #expect(file.pageCacheResidency(of: pastTheEnd) == .inMemory)
     }
     #endif
+
+    @Test("Where the system cannot tell (no cachestat), residency is unknown")
+    func unknownWithoutCachestat() throws {
+        let path = try committedFile("e")
+        var calls = SystemCalls.live
+        calls.cachedPages = { _, _, _ in
+            errno = ENOSYS
+            return -1
+        }
+        let file = try SparseFile.open(at: path, options: SparseFileOptions(SparseFileOptions(), systemCalls: calls))
+        #expect(file.pageCacheResidency(of: try #require(ByteRange(offset: 0, length: 4096))) == .unknown)
+        try file.close()
+        #expect(file.pageCacheResidency(of: try #require(ByteRange(offset: 0, length: 4096))) == .unknown, "a closed file")
+    }
 
     @Test("A block changed on disk after it was verified fails its check once verification is required again, and is dropped")
     func verifyingAgainCatchesDamageOnDisk() throws {

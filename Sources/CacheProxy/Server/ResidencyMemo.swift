@@ -33,6 +33,7 @@ struct ResidencyMemo {
     /// Asks the kernel, and reads what is not in memory; nil when cold reads are off (bytes
     /// then count as in memory, and nothing is asked).
     private let coldReader: ColdReader?
+    /// Whether `coldReader` is there, as a flag: the check of every hit touches no object.
     private let isEnabled: Bool
     private var file: ObjectIdentifier?
     /// When the pages were first remembered, by the coarse monotonic clock.
