@@ -60,13 +60,19 @@ public final class OfflineDownloader: Sendable {
         let run = DownloadRun(context: context, options: options, progress: progress)
         do {
             let report = try await run.download(origin)
-            await context.upstream.shutdown()
-            try? await group.shutdownGracefully()
+            await Self.shutdown(context, group)
             return report
         } catch {
-            await context.upstream.shutdown()
-            try? await group.shutdownGracefully()
+            await Self.shutdown(context, group)
             throw error
         }
+    }
+
+    /// Stops what the download's context started: its HTTP client, its cold-read threads, its
+    /// event loop.
+    private static func shutdown(_ context: ProxyContext, _ group: MultiThreadedEventLoopGroup) async {
+        await context.upstream.shutdown()
+        await context.coldReader.shutdown()
+        try? await group.shutdownGracefully()
     }
 }
