@@ -222,7 +222,8 @@ for workload in $workloads; do
         ratio=$(awk -v a="$proxy" -v b="$baseline" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
         verdict=PASS
         if [ "$workload" = segment ] || [ "$connections" -ge 16 ]; then
-            awk -v r="$ratio" 'BEGIN { exit r >= 1.0 ? 0 : 1 }' || { verdict=FAIL; failed=$((failed + 1)); }
+            # The rates themselves, not the rounded ratio: 29,986 against 30,000 prints 1.00x and fails.
+            [ "$proxy" -ge "$baseline" ] || { verdict=FAIL; failed=$((failed + 1)); }
         else
             verdict="(no goal)"
         fi
