@@ -129,6 +129,29 @@ extension SparseFile {
                           space: space, tail: plan.tail) + shortBlocks
     }
 
+    /// Checks the blocks holding cached bytes `range` that this process has not verified (yet,
+    /// or again: ``requireVerificationAgain()``), reading them into scratch memory freed at once,
+    /// so that ``verifiedRun(for:)`` and ``verifiedRegion(for:)`` give them out: for a caller
+    /// that sends bytes with `sendfile` and holds no copy of them. Costs nothing for bytes
+    /// verified already. `.missing` names what is not cached, or failed and was dropped.
+    public func verify(_ range: ByteRange) throws(SparseFileError) -> ReadOutcome {
+        if state.withLock({ $0.verifiedDataOffset(of: range) != nil }) { return .complete }
+        let pieceSize = Self.verificationPieceSize
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(range.length, pieceSize)), alignment: 64)
+        defer { scratch.deallocate() }
+        var position = range.offset
+        while position < range.end {
+            let count = Int(min(range.end - position, pieceSize))
+            let outcome = try read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<count]), at: position)
+            guard outcome == .complete else { return outcome }
+            position += UInt64(count)
+        }
+        return .complete
+    }
+
+    /// The most scratch memory ``verify(_:)`` takes at once.
+    private static let verificationPieceSize: UInt64 = 1 << 20
+
     /// Reads `range` into a new array.
     public func read(_ range: ByteRange) throws(SparseFileError) -> ReadResult {
         guard let count = Int(exactly: range.length) else {

@@ -81,6 +81,27 @@ struct ResidencyTests {
         #expect(file.verifiedRun(for: before) != nil)
     }
 
+    @Test("verify(_:) checks the blocks not verified yet without handing out their bytes, and finds damage")
+    func verifyWithoutCopies() throws {
+        let path = try committedFile("f")
+        let file = try SparseFile.open(at: path)
+        let range = try #require(ByteRange(offset: 200_000, length: 600_000))  // more than one scratch piece
+        #expect(file.verifiedRun(for: range) == nil)
+        #expect(try file.verify(range) == .complete)
+        #expect(file.verifiedRun(for: range) != nil, "verified now: sendable without a copy")
+        let fileOffset = try #require(file.verifiedRun(for: range)?.fileOffset)
+        try PageCache.damageOnDisk(path, at: fileOffset + 450_000)
+        file.requireVerificationAgain()
+        guard case .missing(let missing) = try file.verify(range) else {
+            Issue.record("the damaged block passed")
+            return
+        }
+        #expect(missing.contains { $0.offset <= 650_000 && 650_000 < $0.end })
+        let past = try #require(ByteRange(offset: 900_000, length: 200_000))
+        #expect(try file.verify(past) == .missing([try #require(ByteRange(from: UInt64(Self.length), to: 1_100_000))]),
+                "bytes past the end are not cached")
+    }
+
     @Test("Blocks appended since the last commit, whose checksums are not stored yet, stay verified")
     func uncommittedBlocksStayVerified() throws {
         let path = directory.file("c")

@@ -1,5 +1,3 @@
-import CacheStore
-import NIOCore
 import NIOPosix
 import SparseFile
 
@@ -39,28 +37,25 @@ final class ColdReader: Sendable {
     }
 
     /// Whether reading or sending cached `bytes` of `file` would wait for the disk, and so must
-    /// be read with ``read(_:from:allocator:)``; such a file's blocks are then all verified
-    /// again as they are read. Always false when disabled.
+    /// be read with ``read(_:of:)`` first; such a file's blocks are then all verified again as
+    /// they are read. Always false when disabled.
     func mustRead(_ bytes: ByteRange, of file: SparseFile) -> Bool {
         guard isEnabled, file.pageCacheResidency(of: bytes) == .onDisk else { return false }
         file.requireVerificationAgain()
         return true
     }
 
-    /// Cached `bytes`, read on a thread of the pool into a new buffer and verified; nil when
-    /// some byte is not cached (or failed its check and was dropped).
-    func read(_ bytes: ByteRange, from reader: EntryReader, allocator: ByteBufferAllocator) async throws -> ByteBuffer? {
-        guard let count = Int(exactly: bytes.length) else { return nil }
-        let read: @Sendable () throws -> ByteBuffer? = {
-            var buffer = allocator.buffer(capacity: count)
-            return try reader.read(into: &buffer, count: count, at: bytes.offset) ? buffer : nil
-        }
-        let buffer = if let pool { try await pool.runIfActive(read) } else { try read() }
-        if buffer != nil {
+    /// Reads cached `bytes` of `file` on a thread of the pool, which brings their pages back
+    /// into memory, and verifies them (no copy is kept: they are then sent with `sendfile`);
+    /// false when some byte is not cached (or failed its check and was dropped).
+    func read(_ bytes: ByteRange, of file: SparseFile) async throws -> Bool {
+        let verify: @Sendable () throws -> Bool = { try file.verify(bytes) == .complete }
+        let verified = if let pool { try await pool.runIfActive(verify) } else { try verify() }
+        if verified {
             counters.recordColdRead(bytes.length)
             metrics?.recordColdRead(bytes.length)
         }
-        return buffer
+        return verified
     }
 
     /// Stops the threads once the reads queued are done.

@@ -59,12 +59,19 @@ struct EntryStreamer {
             let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
             let body: IOData
             let bytes = ByteRange(offset: position, length: UInt64(count))
-            if let file, let bytes, context.coldReader.mustRead(bytes, of: file) {
-                // Not in memory: read on a cold-read thread, and checked again, while the
-                // event loop serves its other connections.
-                guard let buffer = try await context.coldReader.read(bytes, from: reader, allocator: writer.allocator) else { continue }
-                body = .byteBuffer(buffer)
-            } else if let file, let bytes, let (region, _) = file.fileRegion(for: bytes) {
+            if let file, let bytes {
+                // A block that fails its checksum is dropped from the cache: the next pass fetches it.
+                if context.coldReader.mustRead(bytes, of: file) {
+                    // Not in memory: read and verified on a cold-read thread while the event
+                    // loop serves its other connections, then sent like any verified bytes.
+                    guard try await context.coldReader.read(bytes, of: file) else { continue }
+                } else if file.verifiedRun(for: bytes) == nil {
+                    // Verified in scratch memory, so that these bytes too go out with sendfile
+                    // and the connection holds no copy of them.
+                    guard try file.verify(bytes) == .complete else { continue }
+                }
+            }
+            if let file, let bytes, let (region, _) = file.fileRegion(for: bytes) {
                 // Bytes this process verified, or that its own fill wrote, go out with sendfile.
                 body = .fileRegion(region)
                 reader.recordServed(bytes.length)
