@@ -37,17 +37,27 @@ extension SparseFile {
         return .inMemory
     }
 
-    /// Makes every block whose checksum the file stores count as not verified, so that each is
-    /// checked again the next time it is read, before any of its bytes is served (until then
-    /// ``verifiedRun(for:)`` and ``verifiedRegion(for:)`` do not give it out): for a file whose
-    /// pages left memory (``pageCacheResidency(of:)``). Those pages come back from the disk,
-    /// which may have changed them since they were verified, whether this process reads them or
-    /// the kernel reads them ahead of its reads (up to megabytes at a time). Blocks appended
-    /// since the last commit stay verified: their checksums are only in the writer's memory.
-    public func requireVerificationAgain() {
+    /// Makes the blocks holding cached bytes of original `range` count as not verified, so that
+    /// each is checked again the next time it is read, before any of its bytes is served (until
+    /// then ``verifiedRun(for:)`` and ``verifiedRegion(for:)`` do not give it out): for bytes
+    /// whose pages left memory (``pageCacheResidency(of:)``) and those around them. They come
+    /// back from the disk, which may have changed them since they were verified, whether this
+    /// process reads them or the kernel reads them ahead of its reads (megabytes at a time).
+    /// Blocks appended since the last commit stay verified: their checksums are only in the
+    /// writer's memory.
+    public func requireVerificationAgain(within range: ByteRange) {
         state.withLock { state in
-            state.verified.remove(blocksBelow: state.checksummedBlocks)
-            if let tail = state.committedTail { state.verified.remove(tail.block) }
+            var blocks: [(UInt64, UInt64)] = []
+            state.map.walk(range, present: { piece, data in
+                blocks.append((FileLayout.block(containing: data), FileLayout.block(containing: data + piece.length - 1)))
+            }, missing: { _ in })
+            for (first, last) in blocks {
+                let stored = min(last, state.checksummedBlocks &- 1)
+                if state.checksummedBlocks > 0, first <= stored {
+                    state.verified.remove(blocksFrom: first, through: stored)
+                }
+                if let tail = state.committedTail, first <= tail.block, tail.block <= last { state.verified.remove(tail.block) }
+            }
         }
     }
 }

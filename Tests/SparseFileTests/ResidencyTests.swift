@@ -13,6 +13,7 @@ struct ResidencyTests {
     let directory = TemporaryDirectory("residency")
     let origin = TestBytes(seed: 41)
     static let length = 1 << 20
+    let everything = ByteRange(offset: 0, length: 1 << 40)!
 
     /// A committed file holding the first ``length`` bytes of `origin`, closed.
     func committedFile(_ name: String) throws -> String {
@@ -67,7 +68,7 @@ struct ResidencyTests {
         let fileOffset = try #require(file.verifiedRun(for: range)?.fileOffset)
         try PageCache.damageOnDisk(path, at: fileOffset + 50_000)
 
-        file.requireVerificationAgain()
+        file.requireVerificationAgain(within: everything)
         #expect(file.verifiedRun(for: range) == nil, "nothing is sent unread once verification is required again")
         guard case .missing(let missing) = try file.read(range) else {
             Issue.record("the changed block was served")
@@ -91,7 +92,7 @@ struct ResidencyTests {
         #expect(file.verifiedRun(for: range) != nil, "verified now: sendable without a copy")
         let fileOffset = try #require(file.verifiedRun(for: range)?.fileOffset)
         try PageCache.damageOnDisk(path, at: fileOffset + 450_000)
-        file.requireVerificationAgain()
+        file.requireVerificationAgain(within: everything)
         guard case .missing(let missing) = try file.verify(range) else {
             Issue.record("the damaged block passed")
             return
@@ -102,18 +103,32 @@ struct ResidencyTests {
                 "bytes past the end are not cached")
     }
 
+    @Test("Only the blocks within the range given are verified again")
+    func verificationAgainWithinARange() throws {
+        let path = try committedFile("g")
+        let file = try SparseFile.open(at: path)
+        let whole = try #require(ByteRange(offset: 0, length: UInt64(Self.length)))
+        _ = try file.read(whole)
+        let inside = try #require(ByteRange(offset: 500_000, length: 100_000))
+        let before = try #require(ByteRange(offset: 0, length: 400_000))
+        let after = try #require(ByteRange(offset: 700_000, length: 300_000))
+        file.requireVerificationAgain(within: inside)
+        #expect(file.verifiedRun(for: inside) == nil)
+        #expect(file.verifiedRun(for: before) != nil && file.verifiedRun(for: after) != nil)
+    }
+
     @Test("Blocks appended since the last commit, whose checksums are not stored yet, stay verified")
     func uncommittedBlocksStayVerified() throws {
         let path = directory.file("c")
         let file = try SparseFile.create(at: path, metadata: ResourceMetadata(key: "c"),
                                          options: SparseFileOptions(durability: .none, autoCommitInterval: nil))
         try file.write(origin.bytes(0, 300_000), at: 0)
-        file.requireVerificationAgain()
+        file.requireVerificationAgain(within: everything)
         let written = try #require(ByteRange(offset: 0, length: 300_000))
         #expect(file.verifiedRun(for: written) != nil)
         #expect(try file.read(written) == .bytes(origin.bytes(0, 300_000)))
         try file.commit()
-        file.requireVerificationAgain()
+        file.requireVerificationAgain(within: everything)
         #expect(file.verifiedRun(for: written) == nil)
         #expect(try file.read(written) == .bytes(origin.bytes(0, 300_000)))
         #expect(file.corruptBlocksDetected == 0)
@@ -132,7 +147,7 @@ struct ResidencyTests {
         #expect(try file.read(try #require(ByteRange(offset: 0, length: 100_000))) == .bytes(origin.bytes(0, 100_000)))
         try file.write(origin.bytes(100_000, 400_000), at: 100_000)
         try file.commit()
-        file.requireVerificationAgain()
+        file.requireVerificationAgain(within: everything)
         #expect(try file.read(try #require(ByteRange(offset: 150_000, length: 300_000))) == .bytes(origin.bytes(150_000, 300_000)))
         #expect(file.corruptBlocksDetected == 0)
         try file.close()

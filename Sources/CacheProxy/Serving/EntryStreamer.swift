@@ -57,35 +57,40 @@ struct EntryStreamer {
                 }
             }
             let count = Int(min(available, chunkSize, (end ?? UInt64.max) - position))
-            let body: IOData
-            let bytes = ByteRange(offset: position, length: UInt64(count))
-            if let file, let bytes {
-                // A block that fails its checksum is dropped from the cache: the next pass fetches it.
-                if context.coldReader.mustRead(bytes, of: file) {
-                    // Not in memory: read and verified on a cold-read thread while the event
-                    // loop serves its other connections, then sent like any verified bytes.
-                    guard try await context.coldReader.read(bytes, of: file) else { continue }
-                } else if file.verifiedRun(for: bytes) == nil {
-                    // Verified in scratch memory, so that these bytes too go out with sendfile
-                    // and the connection holds no copy of them.
-                    guard try file.verify(bytes) == .complete else { continue }
-                }
-            }
-            if let file, let bytes, let (region, _) = file.fileRegion(for: bytes) {
-                // Bytes this process verified, or that its own fill wrote, go out with sendfile.
-                body = .fileRegion(region)
-                reader.recordServed(bytes.length)
-            } else {
-                var buffer = writer.allocator.buffer(capacity: count)
-                // A block that fails its checksum is dropped from the cache: the next pass fetches it.
-                guard try reader.read(into: &buffer, count: count, at: position) else { continue }
-                body = .byteBuffer(buffer)
-            }
+            // A block that fails its checksum is dropped from the cache: the next pass fetches it.
+            guard let bytes = ByteRange(offset: position, length: UInt64(count)),
+                  let body = try await chunk(bytes, of: file) else { continue }
             try await writer.sendBody(body)
             context.counters.recordServed(UInt64(count))
             position += UInt64(count)
             retries = 0
         }
+    }
+
+    /// Cached `bytes` of `file`, to send: with `sendfile` once verified (which a chunk not
+    /// verified yet is in scratch memory, or on a cold-read thread when its pages are out of
+    /// memory), so that the connection holds no copy of them; read into a buffer when they lie
+    /// in several runs of the file. nil when a byte is not cached, or failed its checksum.
+    private func chunk(_ bytes: ByteRange, of file: SparseFile?) async throws -> IOData? {
+        if let file {
+            // Twice: a cold read elsewhere may make these bytes need verifying again meanwhile.
+            for _ in 0..<2 {
+                if context.coldReader.mustRead(bytes, of: file) {
+                    // Out of memory: read on a cold-read thread while the event loop serves its
+                    // other connections.
+                    guard try await context.coldReader.read(bytes, of: file) else { return nil }
+                } else if file.verifiedRun(for: bytes) == nil {
+                    guard try file.verify(bytes) == .complete else { return nil }
+                }
+                if let (region, _) = file.fileRegion(for: bytes) {
+                    reader.recordServed(bytes.length)
+                    return .fileRegion(region)
+                }
+            }
+        }
+        guard let count = Int(exactly: bytes.length) else { return nil }
+        var buffer = writer.allocator.buffer(capacity: count)
+        return try reader.read(into: &buffer, count: count, at: bytes.offset) ? .byteBuffer(buffer) : nil
     }
 
     /// The store has no room: the rest comes straight from the origin, sent and not stored, so

@@ -34,10 +34,15 @@ struct BlockSet {
 
     mutating func removeAll() { words.removeAll() }
 
-    /// Removes every block numbered below `end`.
-    mutating func remove(blocksBelow end: UInt64) {
-        let whole = Int(min(end >> 6, UInt64(words.count)))
-        for index in 0..<whole { words[index] = 0 }
-        if whole < words.count, end & 63 != 0 { words[whole] &= ~((1 << (end & 63)) - 1) }
+    /// Removes blocks `first...last`.
+    mutating func remove(blocksFrom first: UInt64, through last: UInt64) {
+        guard first <= last, let lastWord = Int(exactly: last >> 6), let firstWord = Int(exactly: first >> 6),
+              firstWord < words.count else { return }
+        for word in firstWord...min(lastWord, words.count - 1) {
+            let low = word == firstWord ? first & 63 : 0
+            let high = word == lastWord ? last & 63 : 63
+            let mask = (high == 63 ? UInt64.max : (1 << (high + 1)) - 1) & ~((1 << low) - 1)
+            words[word] &= ~mask
+        }
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// Entries a reader looks up belong to committed blocks, which never change. A page read before
 /// a commit wrote more of its entries holds zeros for them: the writer empties the cache at each
-/// commit, so blocks verified again after it (``SparseFile/requireVerificationAgain()``) are
+/// commit, so blocks verified again after it (``SparseFile/requireVerificationAgain(within:)``) are
 /// checked against what was written.
 struct ChecksumPageCache {
     static let entriesPerPage: UInt64 = 512
