@@ -122,9 +122,11 @@ struct ClientFaultTests {
     @Test("A slow client that keeps reading is never cut, however long its response takes",
           arguments: [SlowClientBody.cachedAndVerified, .followingAFetch, .cachedOnAKeptAliveConnection])
     func slowReader(body kind: SlowClientBody) async throws {
+        // Short, yet long enough that a machine busy with other tests does not hold a client
+        // that keeps reading up for as long (400 ms was, once in CI).
         let shortTimeouts: (inout CacheProxyConfiguration) -> Void = {
-            $0.timeouts.clientWriteStall = .milliseconds(400)
-            $0.timeouts.requestHead = .milliseconds(400)
+            $0.timeouts.clientWriteStall = .seconds(1)
+            $0.timeouts.requestHead = .seconds(1)
         }
         try await ProxyHarness.run(configure: shortTimeouts) { harness in
             let faults = TestOrigin.Faults(chunkDelay: .milliseconds(5), chunkSize: 200_000)
@@ -137,8 +139,8 @@ struct ClientFaultTests {
             // On a kept-alive connection, the head timeout then closes it once the response has left.
             let close = kind == .cachedOnAKeptAliveConnection ? "" : "Connection: close\r\n"
             connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/big.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\(close)\r\n")
-            // 4 MB at under 2 MB/s: the response takes far longer than the stall and head timeouts.
-            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30), bytesPerSecond: 2_500_000)
+            // 4 MB at about 1.2 MB/s: the response takes over three times the stall and head timeouts.
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30), bytesPerSecond: 1_200_000)
             #expect(closed)
             let text = bytes.split(separator: 13, maxSplits: 1).first.map { String(decoding: $0, as: UTF8.self) }
             #expect(text == "HTTP/1.1 200 OK")

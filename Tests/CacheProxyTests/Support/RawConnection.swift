@@ -58,25 +58,36 @@ final class RawConnection {
     }
 
     /// Reads until the peer closes or `timeout` passes; returns the bytes and whether it closed.
-    /// The socket is polled without blocking: a blocked thread would starve the cooperative
-    /// pool the proxy under test runs on. With `bytesPerSecond`, reads like a slow client.
+    /// With `bytesPerSecond`, reads like a slow client that never pauses.
+    ///
+    /// The reads run on a thread of their own: on the cooperative pool, other tests' work (two
+    /// threads on a two-core machine) could hold the reader up past a proxy's stall timeout, and
+    /// the proxy would rightly cut it as a client that stopped reading.
     func readUntilClosed(timeout: Duration, bytesPerSecond: Int? = nil) async -> (bytes: [UInt8], closed: Bool) {
-        let flags = fcntl(descriptor, F_GETFL)
-        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        let descriptor = descriptor
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: Self.readUntilClosed(descriptor, timeout: timeout, bytesPerSecond: bytesPerSecond))
+            }
+            thread.start()
+        }
+    }
+
+    private static func readUntilClosed(_ descriptor: Int32, timeout: Duration, bytesPerSecond: Int?) -> (bytes: [UInt8], closed: Bool) {
         let deadline = ContinuousClock.now + timeout
-        let tick = Duration.milliseconds(10)
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: bytesPerSecond.map { max(1, $0 / 100) } ?? 65536)
         while ContinuousClock.now < deadline {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 10) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             let error = errno
             if count > 0 {
                 output += buffer[0..<count]
-                if bytesPerSecond != nil { try? await Task.sleep(for: tick) }
+                // A read of a hundredth of the rate every 10 ms.
+                if bytesPerSecond != nil { usleep(10_000) }
             } else if count == 0 || error == ECONNRESET {
                 return (output, true)
-            } else {
-                try? await Task.sleep(for: tick)
             }
         }
         return (output, false)
