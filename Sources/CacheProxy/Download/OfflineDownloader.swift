@@ -56,6 +56,9 @@ public final class OfflineDownloader: Sendable {
             throw DownloadError(message: "\(url) is not an http(s) URL: \(error.message)", failures: [])
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // A download serves no cached bytes, so it starts no cold-read threads.
+        var configuration = configuration
+        configuration.coldReadThreads = 0
         let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
         let run = DownloadRun(context: context, options: options, progress: progress)
         do {
@@ -68,11 +71,9 @@ public final class OfflineDownloader: Sendable {
         }
     }
 
-    /// Stops what the download's context started: its HTTP client, its cold-read threads, its
-    /// event loop.
+    /// Stops what the download's context started: its HTTP client, its event loop.
     private static func shutdown(_ context: ProxyContext, _ group: MultiThreadedEventLoopGroup) async {
         await context.upstream.shutdown()
-        await context.coldReader.shutdown()
         try? await group.shutdownGracefully()
     }
 }
