@@ -130,13 +130,14 @@ measure() {
     wrk_figures "$work/wrk.out" "$before" "$after" "$client"
 }
 
-# proxy_choices: "SENDFILE_CHOSEN REQUESTS" from the proxy's /status, to tell what share of a run's
-# ranges it chose to send with sendfile rather than copy from the mapping (HitWriteChooser).
+# proxy_choices: "SENDFILE_CHOSEN REQUESTS COLD_READS" from the proxy's /status, to tell what share
+# of a run's ranges it chose to send with sendfile rather than copy from the mapping
+# (HitWriteChooser), and how many it read on its cold-read threads (pages the kernel had dropped).
 proxy_choices() {
     curl -sf "http://127.0.0.1:$PROXY_PORT/status" | python3 -c '
 import json, sys
 traffic = json.load(sys.stdin)["traffic"]
-print(traffic["sendfileChosenHits"], traffic["requests"])'
+print(traffic["sendfileChosenHits"], traffic["requests"], traffic["coldReads"])'
 }
 
 failed=0
@@ -144,7 +145,7 @@ declare -A rate
 echo "== $rounds rounds per cell, ${duration}s per run, servers in rotating order; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for workload in $workloads; do
     for connections in $connection_counts; do
-        echo "-- $workload, $connections connections: req/s (server CPU µs/request, client CPU µs/request$([ "$workload" = range ] && echo ", the proxy's ranges sent with sendfile by choice"))"
+        echo "-- $workload, $connections connections: req/s (server CPU µs/request, client CPU µs/request$([ "$workload" = range ] && echo ", the proxy's ranges sent with sendfile by choice, and read cold"))"
         declare -A runs=()
         for round in $(seq 1 "$rounds"); do
             line="round $round:"
@@ -152,7 +153,7 @@ for workload in $workloads; do
                 server=${servers[$(((index + round - 1) % ${#servers[@]}))]}
                 counts_choices=false
                 [ "$server" = sparsecache ] && [ "$workload" = range ] && counts_choices=true
-                $counts_choices && read -r chosen_before requests_before < <(proxy_choices)
+                $counts_choices && read -r chosen_before requests_before cold_before < <(proxy_choices)
                 read -r rps server_us client_us wrong < <(measure "$server" "$workload" "$connections")
                 if [ "$wrong" -ne 0 ]; then
                     # What went wrong (wrk's socket errors, statuses, bodies), for whoever reads the log.
@@ -162,9 +163,9 @@ for workload in $workloads; do
                 runs[$server]="${runs[$server]:-} $rps"
                 line="$line $server $rps ($server_us, $client_us"
                 if $counts_choices; then
-                    read -r chosen_after requests_after < <(proxy_choices)
+                    read -r chosen_after requests_after cold_after < <(proxy_choices)
                     line="$line, sendfile $(awk -v c=$((chosen_after - chosen_before)) -v r=$((requests_after - requests_before)) \
-                        'BEGIN { printf "%.0f %%", (r > 0 ? 100 * c / r : 0) }')"
+                        'BEGIN { printf "%.0f %%", (r > 0 ? 100 * c / r : 0) }'), cold $((cold_after - cold_before))"
                 fi
                 line="$line)"
             done
