@@ -79,7 +79,8 @@ struct ColdReadTests {
     }
 
     #if os(Linux)
-    @Test("A hit whose pages left memory is read on a cold-read thread and served byte for byte", arguments: [true, false])
+    @Test("A hit whose pages left memory is read on a cold-read thread and served byte for byte",
+          .needsPageCacheResidency, arguments: [true, false])
     func droppedPagesAreReadCold(rawRequests: Bool) async throws {
         // Mapped pages never leave memory by themselves while mapped: with nothing mapped the
         // hits go out with sendfile, which would read them from the disk inside the call.
@@ -108,7 +109,8 @@ struct ColdReadTests {
         }
     }
 
-    @Test("Pages beside the bytes asked for, out of memory, do not send hits on those bytes down the cold path")
+    @Test("Pages beside the bytes asked for, out of memory, do not send hits on those bytes down the cold path",
+          .needsPageCacheResidency)
     func neighboursOutOfMemoryDoNotMatter() async throws {
         try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 0 }) { harness in
             let file = try await Self.filled(harness, "/a.ts", Self.segment)
@@ -132,7 +134,8 @@ struct ColdReadTests {
         }
     }
 
-    @Test("A block changed on disk after it was verified is fetched again once its pages left memory, never served")
+    @Test("A block changed on disk after it was verified is fetched again once its pages left memory, never served",
+          .needsPageCacheResidency)
     func damageOnDiskIsCaught() async throws {
         try await ProxyHarness.run(configure: { $0.mappedFiles.limit = 0 }) { harness in
             let file = try await Self.filled(harness, "/a.ts", Self.segment)

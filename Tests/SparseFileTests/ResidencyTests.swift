@@ -26,7 +26,8 @@ struct ResidencyTests {
     }
 
     #if os(Linux)
-    @Test("Bytes whose pages left memory are on disk; once read, they are in memory")
+    @Test("Bytes whose pages left memory are on disk; once read, they are in memory",
+          .needsPageCacheResidency)
     func residencyFollowsThePageCache() throws {
         let path = try committedFile("a")
         try PageCache.drop(path)
