@@ -41,10 +41,10 @@ extension SparseFile {
         }
     }
 
-    /// Where original bytes `range` lie when they are verified and in one contiguous run of the
-    /// file, without duplicating a descriptor: for a caller that keeps the descriptor of an
-    /// earlier ``verifiedRegion(for:)`` and sends many ranges from it.
-    public struct VerifiedRun: Sendable, Hashable {
+    /// Where original bytes lie in one contiguous run of the file, without duplicating a
+    /// descriptor: for a caller that keeps the descriptor of an earlier ``verifiedRegion(for:)``
+    /// and sends many ranges from it, or maps the file.
+    public struct ContiguousRun: Sendable, Hashable {
         /// The offset in the file of the first byte.
         public let fileOffset: UInt64
         /// The run's offset is valid for a descriptor duplicated by a ``VerifiedRegion`` of the
@@ -55,11 +55,26 @@ extension SparseFile {
     /// The run holding original bytes `range`, when they are cached, verified in this process
     /// and contiguous in the file; nil otherwise (``verifiedRegion(for:)`` then tells more).
     /// Costs one lookup: no descriptor, no allocation.
-    public func verifiedRun(for range: ByteRange) -> VerifiedRun? {
+    public func verifiedRun(for range: ByteRange) -> ContiguousRun? {
         guard !range.isEmpty else { return nil }
         return state.withLock { state in
             guard state.descriptor != nil, let offset = Self.singleVerifiedRun(range, in: state) else { return nil }
-            return VerifiedRun(fileOffset: offset, descriptorGeneration: state.descriptorGeneration)
+            return ContiguousRun(fileOffset: offset, descriptorGeneration: state.descriptorGeneration)
+        }
+    }
+
+    /// The run holding original bytes `range`, when they are cached and contiguous in the file,
+    /// verified or not: where a mapping of them lies. Only bytes ``verifiedRun(for:)`` gives
+    /// out may be served from it; a mapping of a large file must not wait until every byte of
+    /// it was read in this process, nor stop being made when some of its blocks must be
+    /// verified again (``requireVerificationAgain(within:)``).
+    public func cachedRun(for range: ByteRange) -> ContiguousRun? {
+        guard !range.isEmpty else { return nil }
+        return state.withLock { state in
+            guard state.descriptor != nil, let extent = state.map.extent(covering: range) else { return nil }
+            let data = extent.dataOffset(of: range.offset)
+            guard FileLayout.contiguousDataLength(from: data) >= range.length else { return nil }
+            return ContiguousRun(fileOffset: FileLayout.fileOffset(ofData: data), descriptorGeneration: state.descriptorGeneration)
         }
     }
 
@@ -87,8 +102,9 @@ extension SparseFile {
             var complete = true
             state.map.walk(range, present: { piece, data in
                 guard complete else { return }
-                let last = FileLayout.block(containing: data + piece.length - 1)
-                for block in FileLayout.block(containing: data)...last where !state.verified.contains(block) {
+                guard state.verified.containsAll(
+                    from: FileLayout.block(containing: data), through: FileLayout.block(containing: data + piece.length - 1))
+                else {
                     complete = false
                     return
                 }

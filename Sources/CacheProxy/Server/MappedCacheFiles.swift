@@ -18,9 +18,11 @@ import Synchronization
 /// byte). Varnish serves from memory the same way.
 ///
 /// What may be mapped: files complete and committed (so that nothing in the process truncates
-/// them below a mapped byte) whose whole content this process verified and which lies in one
-/// run; only their data is mapped. Only bytes verified in this process are served, as with
-/// `sendfile`. A response larger than a quarter of ``limit`` goes out with `sendfile`.
+/// them below a mapped byte) whose whole content lies in one run; only their data is mapped.
+/// Only bytes verified in this process are served, as with `sendfile`: each hit checks its
+/// own, so neither a file this process has read only parts of (a large one, or any after a
+/// restart) nor one some of whose blocks must be verified again (after a cold read) is kept
+/// from its mapping. A response larger than a quarter of ``limit`` goes out with `sendfile`.
 ///
 /// What a mapping costs is the pages it brings into the process's resident set (the page
 /// cache's pages, which the kernel may reclaim, but which count in `RssFile`). Each mapping
@@ -81,7 +83,7 @@ final class MappedCacheFiles: Sendable {
                 return (mapping, account(count, at: start, to: mapping, in: &state))
             }
             for mapping in retired { MappedBufferLedger.retire(mapping) }
-            guard let mapping = found ?? map(file, key: key, generation: run.descriptorGeneration, count: count, at: start)
+            guard let mapping = found ?? map(file, key: key, serving: bytes, generation: run.descriptorGeneration, count: count, at: start)
             else { return nil }
             guard start >= mapping.fileOffset, start - mapping.fileOffset <= mapping.length - count else { return nil }
             // nil only when another connection retired the mapping meanwhile: look again.
@@ -161,14 +163,15 @@ final class MappedCacheFiles: Sendable {
     }
 
     /// Maps the data of `file` when it qualifies, and counts `count` bytes at file offset `start`
-    /// written from it. The
-    /// data of a file written in order lies in one run after its header and checksums
-    /// (Docs/FORMAT.md); only that run, from the page holding its first byte, is mapped.
-    private func map(_ file: SparseFile, key: String, generation: UInt64, count: Int, at start: Int) -> Mapping? {
+    /// (verified original bytes `bytes`) written from it. The data of a file written in order
+    /// lies in one run after its header and checksums (Docs/FORMAT.md); only that run, from the
+    /// page holding its first byte, is mapped. The rest of it need not be verified: what is
+    /// written from the mapping is checked hit by hit (``buffer(for:of:key:store:)``).
+    private func map(_ file: SparseFile, key: String, serving bytes: ByteRange, generation: UInt64, count: Int, at start: Int) -> Mapping? {
         guard file.isComplete, !file.hasUncommittedChanges, let contentLength = file.contentLength,
               let whole = ByteRange(offset: 0, length: contentLength),
-              let run = file.verifiedRun(for: whole), run.descriptorGeneration == generation,
-              let region = file.verifiedRegion(for: whole), region.descriptorGeneration == generation
+              let run = file.cachedRun(for: whole), run.descriptorGeneration == generation,
+              let region = file.verifiedRegion(for: bytes), region.descriptorGeneration == generation
         else { return nil }
         let descriptor = region.takeDescriptor()
         defer { close(descriptor) }

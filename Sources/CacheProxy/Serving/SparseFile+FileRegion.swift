@@ -7,7 +7,7 @@ extension SparseFile {
     /// one contiguous run of the file; nil otherwise. The region owns a duplicate descriptor,
     /// which `ConnectionFileHandles` closes once the region is written; one that is never written
     /// must be closed by its owner. With it, which of the file's descriptors it duplicates (see
-    /// ``SparseFile/VerifiedRun``).
+    /// ``SparseFile/ContiguousRun``).
     func fileRegion(for bytes: ByteRange) -> (region: FileRegion, descriptorGeneration: UInt64)? {
         // One lookup first: only bytes in one verified run become a region, so a descriptor is
         // duplicated only to be used.
