@@ -4,6 +4,8 @@
 # (the machine is shared, so only figures taken in the same minutes compare). Prints requests/s
 # and each server's CPU time per request, which moves less with the load of the machine.
 # Usage: Benchmarks/proxy/compare-builds.sh OLD_BINARY NEW_BINARY [CONNECTIONS (16)] [ROUNDS (3)]
+# DROP_PAGES=1 drops the cache files' pages from memory before the rounds, as a kernel reclaiming
+# idle pages does (this machine's DAMON pageout), so that the first ranges are cold reads.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Benchmarks/proxy/common.sh
@@ -29,6 +31,14 @@ old="http://127.0.0.1:$old_port/proxy?url=$encoded"
 new="http://127.0.0.1:$PROXY_PORT/proxy?url=$encoded"
 # Twice each: the first GET fills the cache, the second proves it is served from it.
 for url in "$old" "$new"; do curl -sf -o /dev/null "$url"; curl -sf -o /dev/null "$url"; done
+if [ "${DROP_PAGES:-0}" = 1 ]; then
+    find "$work/cache-old/entries" "$work/cache-new/entries" -type f -exec python3 -c '
+import os, sys
+for path in sys.argv[1:]:
+    descriptor = os.open(path, os.O_RDONLY)
+    os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(descriptor)' {} +
+fi
 
 # "REQ/S CPU_US_PER_REQUEST" of one wrk run against $1, the CPU being that of processes $2...
 measure() {
@@ -59,6 +69,8 @@ for port in "$old_port" "$PROXY_PORT"; do
     curl -sf "http://127.0.0.1:$port/status" | python3 -c '
 import json, sys
 traffic = json.load(sys.stdin)["traffic"]
-print("port %s: %d of %d requests answered from the raw request bytes" % (sys.argv[1], traffic.get("hitsFromRawRequests", 0), traffic["requests"]))
+print("port %s: %d of %d requests answered from the raw request bytes, %s written from a mapping, %d read cold" % (
+    sys.argv[1], traffic.get("hitsFromRawRequests", 0), traffic["requests"], traffic.get("mappedHits", "(not counted)"),
+    traffic.get("coldReads", 0)))
 ' "$port"
 done

@@ -130,14 +130,21 @@ measure() {
     wrk_figures "$work/wrk.out" "$before" "$after" "$client"
 }
 
-# proxy_choices: "SENDFILE_CHOSEN REQUESTS COLD_READS" from the proxy's /status, to tell what share
-# of a run's ranges it chose to send with sendfile rather than copy from the mapping
-# (HitWriteChooser), and how many it read on its cold-read threads (pages the kernel had dropped).
+# proxy_choices: "SENDFILE_CHOSEN REQUESTS COLD_READS MAPPED" from the proxy's /status, to tell what
+# share of a run's ranges it chose to send with sendfile rather than copy from the mapping
+# (HitWriteChooser), how many it read on its cold-read threads (pages the kernel had dropped), and
+# what share it wrote from a mapping (the rest went out with sendfile, by choice or because the
+# file could not be mapped).
 proxy_choices() {
     curl -sf "http://127.0.0.1:$PROXY_PORT/status" | python3 -c '
 import json, sys
 traffic = json.load(sys.stdin)["traffic"]
-print(traffic["sendfileChosenHits"], traffic["requests"], traffic["coldReads"])'
+print(traffic["sendfileChosenHits"], traffic["requests"], traffic["coldReads"], traffic["mappedHits"])'
+}
+
+# share PART WHOLE: PART as a percentage of WHOLE.
+share() {
+    awk -v part="$1" -v whole="$2" 'BEGIN { printf "%.0f %%", (whole > 0 ? 100 * part / whole : 0) }'
 }
 
 failed=0
@@ -145,7 +152,7 @@ declare -A rate
 echo "== $rounds rounds per cell, ${duration}s per run, servers in rotating order; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for workload in $workloads; do
     for connections in $connection_counts; do
-        echo "-- $workload, $connections connections: req/s (server CPU µs/request, client CPU µs/request$([ "$workload" = range ] && echo ", the proxy's ranges sent with sendfile by choice, and read cold"))"
+        echo "-- $workload, $connections connections: req/s (server CPU µs/request, client CPU µs/request$([ "$workload" = range ] && echo ", the proxy's ranges sent with sendfile by choice, written from a mapping, and read cold"))"
         declare -A runs=()
         for round in $(seq 1 "$rounds"); do
             line="round $round:"
@@ -153,7 +160,7 @@ for workload in $workloads; do
                 server=${servers[$(((index + round - 1) % ${#servers[@]}))]}
                 counts_choices=false
                 [ "$server" = sparsecache ] && [ "$workload" = range ] && counts_choices=true
-                $counts_choices && read -r chosen_before requests_before cold_before < <(proxy_choices)
+                $counts_choices && read -r chosen_before requests_before cold_before mapped_before < <(proxy_choices)
                 read -r rps server_us client_us wrong < <(measure "$server" "$workload" "$connections")
                 if [ "$wrong" -ne 0 ]; then
                     # What went wrong (wrk's socket errors, statuses, bodies), for whoever reads the log.
@@ -163,9 +170,10 @@ for workload in $workloads; do
                 runs[$server]="${runs[$server]:-} $rps"
                 line="$line $server $rps ($server_us, $client_us"
                 if $counts_choices; then
-                    read -r chosen_after requests_after cold_after < <(proxy_choices)
-                    line="$line, sendfile $(awk -v c=$((chosen_after - chosen_before)) -v r=$((requests_after - requests_before)) \
-                        'BEGIN { printf "%.0f %%", (r > 0 ? 100 * c / r : 0) }'), cold $((cold_after - cold_before))"
+                    read -r chosen_after requests_after cold_after mapped_after < <(proxy_choices)
+                    line="$line, sendfile $(share $((chosen_after - chosen_before)) $((requests_after - requests_before)))"
+                    line="$line, mapped $(share $((mapped_after - mapped_before)) $((requests_after - requests_before)))"
+                    line="$line, cold $((cold_after - cold_before))"
                 fi
                 line="$line)"
             done

@@ -130,6 +130,7 @@ final class HitResponder {
                 body = .byteBuffer(buffer)
                 chosenMethod = choice.timed ? .mapping : nil
                 reader.recordServed(bytes.length)
+                proxy.counters.recordMappedHit()
             } else if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
                 chosenMethod = choice.timed ? .sendfile : nil

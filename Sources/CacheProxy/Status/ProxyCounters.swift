@@ -11,6 +11,7 @@ final class ProxyCounters: Sendable {
     private let staleServes = Atomic<UInt64>(0)
     private let rawHits = Atomic<UInt64>(0)
     private let chosenSendfileHits = Atomic<UInt64>(0)
+    private let mappedHits = Atomic<UInt64>(0)
     private let passedThrough = Atomic<UInt64>(0)
     private let coldReads = Atomic<UInt64>(0)
     private let coldReadBytes = Atomic<UInt64>(0)
@@ -25,6 +26,7 @@ final class ProxyCounters: Sendable {
     func recordStale() { staleServes.add(1, ordering: .relaxed) }
     func recordRawHit() { rawHits.add(1, ordering: .relaxed) }
     func recordChosenSendfileHit() { chosenSendfileHits.add(1, ordering: .relaxed) }
+    func recordMappedHit() { mappedHits.add(1, ordering: .relaxed) }
     func recordPassedThrough(_ count: UInt64) { passedThrough.add(count, ordering: .relaxed) }
     func recordColdRead(_ count: UInt64) {
         coldReads.add(1, ordering: .relaxed)
@@ -45,6 +47,7 @@ final class ProxyCounters: Sendable {
             stalePlaylistsServed: staleServes.load(ordering: .relaxed),
             hitsFromRawRequests: rawHits.load(ordering: .relaxed),
             sendfileChosenHits: chosenSendfileHits.load(ordering: .relaxed),
+            mappedHits: mappedHits.load(ordering: .relaxed),
             bytesPassedThrough: passedThrough.load(ordering: .relaxed),
             coldReads: coldReads.load(ordering: .relaxed),
             bytesReadCold: coldReadBytes.load(ordering: .relaxed))

@@ -59,6 +59,10 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// file's mapping: what the proxy judged copies to cost on this machine (one such hit in
         /// 64 is a probe of the way not preferred, so a share near 1/64 means copies were cheaper).
         public var sendfileChosenHits: UInt64
+        /// Hits whose body was written from the cache file's mapping
+        /// (``CacheProxyConfiguration/mappedFiles``); the others were sent with `sendfile` or
+        /// read into memory first.
+        public var mappedHits: UInt64
         /// Bytes sent from the origin to clients without being stored, because the store had no
         /// room for them (a full disk).
         public var bytesPassedThrough: UInt64
