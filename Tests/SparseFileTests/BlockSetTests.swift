@@ -1,25 +1,14 @@
 @testable import SparseFile
 import Testing
+import TestSupport
 
 /// `BlockSet` changes and tests runs of blocks a word at a time; a set of block numbers, changed
 /// one block at a time, is what it must agree with, across word edges and past its end.
 @Suite("The set of verified blocks")
 struct BlockSetTests {
-    /// Deterministic, so a failure names a sequence that can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("Runs inserted, removed and tested agree with a plain set of blocks", arguments: 0..<8)
     func agreesWithAPlainSet(seed: UInt64) {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)  // a failure names a sequence that can be replayed
         var set = BlockSet()
         var model = Set<UInt64>()
         for step in 0..<2_000 {
