@@ -87,9 +87,8 @@ struct AccessLogTests {
     @Test("Circuit breakers opening and closing are logged at notice", .timeLimit(.minutes(1)))
     func breakerNotices() async throws {
         let log = CapturedLog()
-        let flaky = try await TestOrigin.start()
-        let port = flaky.port
-        await flaky.stop()
+        let down = try RefusingPort()
+        let port = down.port
         try await ProxyHarness.run(configure: {
             $0.breaker = CircuitBreakerConfiguration(failureThreshold: 2, coolDown: .milliseconds(200))
         }, logger: log.logger()) { harness in
@@ -99,6 +98,7 @@ struct AccessLogTests {
             #expect(opened.count == 1)
             #expect(opened.first?.metadata["origin"] == "127.0.0.1:\(port)")
             // The origin comes back on the same port; after the cool-down the trial closes the breaker.
+            down.release()
             let back = try await TestOrigin.start(port: port)
             back.set("/a.ts", .init(Self.body))
             try await Task.sleep(for: .milliseconds(300))  // the breaker's cool-down

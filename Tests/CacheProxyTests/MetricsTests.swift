@@ -81,9 +81,8 @@ struct MetricsTests {
 
     @Test("Evictions, open breakers and prefetched bytes are counted", .timeLimit(.minutes(1)))
     func evictionsBreakersPrefetch() async throws {
-        let down = try await TestOrigin.start()
+        let down = try RefusingPort()
         let downPort = down.port
-        await down.stop()
         try await ProxyHarness.run(storeSize: 1 << 20) { harness in
             for index in 0..<4 {
                 harness.origin.set("/\(index).ts", .init(TestBytes(seed: UInt64(index)).bytes(0, 400_000)))
@@ -98,6 +97,7 @@ struct MetricsTests {
             #expect(scrape["sparsecache_breakers_open"] == 1)
             #expect(prefetched > 0)
             #expect(scrape["sparsecache_prefetch_bytes_total"] == Double(prefetched))
+            down.release()  // held until here: the port must refuse for the whole test
         }
     }
 

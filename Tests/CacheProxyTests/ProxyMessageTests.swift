@@ -68,9 +68,8 @@ struct ProxyMessageTests {
     @Test("An origin port nothing listens on is a refused connection, said once and in words")
     func refusedOrigin() async throws {
         try await ProxyHarness.run { harness in
-            let closed = try await TestOrigin.start()
+            let closed = try RefusingPort()
             let port = closed.port
-            await closed.stop()
             for _ in 0..<4 {  // the fourth finds the breaker open, and says the same
                 let response = try await harness.fetch(harness.proxyURL(forOrigin: "http://127.0.0.1:\(port)/a.ts"))
                 #expect(response.status == 502)
@@ -78,6 +77,7 @@ struct ProxyMessageTests {
                 #expect(message.contains("127.0.0.1 refused the connection on port \(port) (is the origin server running?)"), "\(message)")
                 Self.checkWords(message)
             }
+            closed.release()  // held until here: the port must refuse for the whole test
         }
     }
 

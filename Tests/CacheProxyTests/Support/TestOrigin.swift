@@ -87,6 +87,7 @@ final class TestOrigin: Sendable {
     private let log = Mutex<[Request]>([])
     private let outcomes = Mutex<[String: [Outcome]]>([:])
     private let statusesSent = Mutex<[String: Int]>([:])
+    private let heldPort = Mutex<RefusingPort?>(nil)
     private let listener: NIOAsyncChannel<Connection, Never>
     private let serving = Mutex<Task<Void, Never>?>(nil)
     let port: Int
@@ -121,9 +122,15 @@ final class TestOrigin: Sendable {
         return origin
     }
 
-    /// Stops listening and drops every connection: the origin is now unreachable.
+    /// Stops listening and drops every connection: the origin is now unreachable, and stays so
+    /// while this origin lives. Its port is held by a socket that refuses connections, because a
+    /// test running in parallel could otherwise bind the freed port and answer in its place.
     func stop() async {
-        listener.channel.close(promise: nil)
+        try? await listener.channel.close()
+        let port = port
+        if port > 0 {
+            heldPort.withLock { if $0 == nil { $0 = try? RefusingPort(port: port) } }
+        }
         let task = serving.withLock { $0 }
         await task?.value
     }
