@@ -124,7 +124,8 @@ final class TestOrigin: Sendable {
 
     /// Stops listening and drops every connection: the origin is now unreachable, and stays so
     /// while this origin lives. Its port is held by a socket that refuses connections, because a
-    /// test running in parallel could otherwise bind the freed port and answer in its place.
+    /// test running in parallel could otherwise bind the freed port and answer in its place. (If
+    /// the port cannot be bound again at once, it is left free, as before the hold existed.)
     func stop() async {
         try? await listener.channel.close()
         let port = port
