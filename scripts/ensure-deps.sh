@@ -6,7 +6,8 @@
 #   test:  build + what the tests drive: ffmpeg and nginx (end-to-end scripts), chromium (the
 #          dashboard), GStreamer, mpv and VLC (players), promtool (from prometheus: the metrics
 #          format), python3 with the `m3u8` package (the HLS parser's differential oracle)
-#   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv, valgrind)
+#   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv, valgrind), and what
+#          scripts/bench-feed.sh needs (iproute2, nginx's echo module)
 # Exits non-zero when something could not be installed: a test run must not go on without it.
 set -euo pipefail
 level=${1:-build}
@@ -38,6 +39,10 @@ if [ "$level" = bench ]; then
     command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
     python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
     command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+    # scripts/bench-feed.sh: a shaped link (ip netns, veth, tc tbf) and a per-response delay at
+    # the origin (nginx's echo module).
+    command -v tc >/dev/null 2>&1 || need+=(iproute2)
+    [ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || need+=(libnginx-mod-http-echo)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
