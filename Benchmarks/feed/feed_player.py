@@ -108,6 +108,7 @@ class Player:
         self.proxied = proxied
         self.requests = []
         self.started = threading.Event()
+        self.t0_perf = self.t0_wall = None
         self.started_perf = None
         self.started_wall = None
         self.error = None
@@ -189,6 +190,8 @@ class Player:
 
     def play(self, height):
         try:
+            # The clock starts as the multivariant request goes out (no thread start counted).
+            self.t0_perf, self.t0_wall = time.perf_counter(), time.time()
             master = self.get(self.url, "multivariant")
             variants = parse_multivariant(master.decode())
             _, variant_uri = choose_variant(variants, height)
@@ -290,14 +293,14 @@ def main():
         if arguments.proxy:
             url = f"{arguments.proxy}/proxy?url={urllib.parse.quote(url, safe='')}"
         player = Player(url, arguments.media_root, proxied=bool(arguments.proxy))
-        start_wall, start_perf = time.time(), time.perf_counter()
+        launched = time.time()
         thread = threading.Thread(target=player.play, args=(arguments.height,), daemon=True)
         thread.start()
         player.started.wait(arguments.start_timeout)
-        entry = {"video": video, "t0": start_wall, "started": None, "startMs": None}
+        entry = {"video": video, "t0": player.t0_wall or launched, "started": None, "startMs": None}
         if player.started_perf is not None:
             entry["started"] = player.started_wall
-            entry["startMs"] = (player.started_perf - start_perf) * 1000
+            entry["startMs"] = (player.started_perf - player.t0_perf) * 1000
             # The user watches from the start on, however soon the player has every segment;
             # the player keeps buffering meanwhile.
             time.sleep(max(0.0, player.started_perf + arguments.watch - time.perf_counter()))

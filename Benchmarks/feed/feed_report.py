@@ -92,7 +92,7 @@ class OriginLog:
         return [request for request in self.requests if request["start"] <= end and request["end"] >= start]
 
 
-def describe(request, video_index, t0, delay):
+def describe(request, video_index, t0):
     """One origin request as seen from a video's start: what it is to that video, when (ms from
     the video's multivariant request), and how much of it was sent."""
     other = request["video"]
@@ -180,13 +180,15 @@ class LinkReport:
             for index, video in enumerate(self.passes[name]["videos"]):
                 end = video["started"] or video["swipe"]
                 requests = sorted(self.log.between(video["t0"], end), key=lambda request: request["start"])
-                own = [describe(request, index, video["t0"], self.delay)[1] for request in requests
+                own = [describe(request, index, video["t0"])[1] for request in requests
                        if request["video"] == video["video"] and request["start"] >= video["t0"] - 0.005]
                 others = []
                 for request in requests:
                     if request["video"] == video["video"] and request["start"] >= video["t0"] - 0.005:
                         continue
-                    relation, text = describe(request, index, video["t0"], self.delay)
+                    relation, text = describe(request, index, video["t0"])
+                    if relation == "own":
+                        relation = "own, asked for before the start (prefetching)"
                     others.append(f"{relation}: {text}")
                 line = f"  {video['video']} {milliseconds(video['startMs']):>10}  origin before the start: {len(own)} own"
                 if own:
@@ -204,9 +206,11 @@ class LinkReport:
             if name not in self.passes:
                 continue
             videos = self.passes[name]["videos"]
+            # A pass's requests: from its start to the next pass's (its tail after the last swipe included).
             pass_start = self.passes[name]["start"]
-            pass_end = self.passes[name]["end"]
-            in_pass = [request for request in self.log.requests if pass_start <= request["start"] <= pass_end + 60]
+            later = [other["start"] for other in self.passes.values() if other["start"] > pass_start]
+            pass_end = min(later, default=math.inf)
+            in_pass = [request for request in self.log.requests if pass_start <= request["start"] < pass_end]
             playlists = [request for request in in_pass if request["uri"].endswith(".m3u8")]
             sent = sum(request["bytes"] for request in in_pass)
             notes = [f"{len(in_pass)} origin requests, {megabytes(sent)} sent, {len(playlists)} of them playlists"]

@@ -2,7 +2,7 @@
 # a veth pair, both ends shaped by `tc ... tbf` (one link shared by every connection, as a
 # phone's is), every response held back by a fixed delay before it starts (nginx's echo module).
 # Needs root. Only the two addresses below are ever contacted, both inside the pair made here.
-# Sourced after Benchmarks/proxy/common.sh (nginx_binary, wait_for_port's habits).
+# Sourced after Benchmarks/proxy/common.sh (nginx_binary, nginx_prepare, nginx_static_settings).
 
 FEED_NAMESPACE=scfeed
 FEED_HOST_DEVICE=scfeed0
@@ -61,10 +61,7 @@ link_down() {
 origin_start() {
     local root=$1 delay_ms=$2 work=$3
     [ -f "$FEED_ECHO_MODULE" ] || { echo "bench-feed: $FEED_ECHO_MODULE is missing (libnginx-mod-http-echo)" >&2; return 1; }
-    mkdir -p "$work/tmp"
-    chmod -R a+rX "$root"
-    local dir=$root
-    while [ "$dir" != / ]; do chmod a+x "$dir" 2>/dev/null || true; dir=$(dirname "$dir"); done
+    nginx_prepare "$root" "$work"
     local delay
     delay=$(awk -v ms="$delay_ms" 'BEGIN { printf "%.3f", ms / 1000 }')
     cat >"$work/nginx.conf" <<CONF
@@ -77,13 +74,7 @@ events { worker_connections 1024; }
 http {
     log_format feed '\$msec \$request_time \$status \$body_bytes_sent \$connection \$connection_requests "\$http_range" \$request_uri';
     access_log $work/access.log feed;
-    sendfile on;
-    keepalive_requests 100000;
-    keepalive_timeout 65;
-    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; }
-    default_type application/octet-stream;
-    client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
-    uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+$(nginx_static_settings "$work")
     server {
         listen $FEED_ORIGIN_ADDRESS:80 sndbuf=32k;
         root $root;

@@ -71,11 +71,7 @@ make_media_files() {
 # NGINX_LIMIT_RATE=50k throttles every response (a slow origin).
 start_nginx() {
     local root=$1 port=$2 work=$3
-    mkdir -p "$work/tmp"
-    # nginx's workers drop root privileges: the files and the folders above them must be readable.
-    chmod -R a+rX "$root"
-    local dir=$root
-    while [ "$dir" != / ]; do chmod a+x "$dir" 2>/dev/null || true; dir=$(dirname "$dir"); done
+    nginx_prepare "$root" "$work"
     cat >"$work/nginx.conf" <<CONF
 worker_processes auto;
 daemon off;
@@ -86,19 +82,37 @@ http {
     log_format ranges '\$uri "\$http_range" \$status \$body_bytes_sent';
     access_log ${NGINX_ACCESS_LOG:-off}${NGINX_ACCESS_LOG:+ ranges};
     ${NGINX_LIMIT_RATE:+limit_rate $NGINX_LIMIT_RATE;}
-    sendfile on;
-    keepalive_requests 1000000;
-    keepalive_timeout 65;
-    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; }
-    default_type application/octet-stream;
-    client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
-    uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+$(nginx_static_settings "$work")
     server { listen 127.0.0.1:$port; root $root; }
 }
 CONF
     "$(nginx_binary)" -c "$work/nginx.conf" &
     NGINX_PID=$!
     wait_for_port "$port"
+}
+
+# nginx_prepare ROOT WORKDIR: makes ROOT readable to nginx's workers (they drop root privileges:
+# the files and every folder above them) and WORKDIR/tmp for its temporary files.
+nginx_prepare() {
+    local root=$1 work=$2
+    mkdir -p "$work/tmp"
+    chmod -R a+rX "$root"
+    local dir=$root
+    while [ "$dir" != / ]; do chmod a+x "$dir" 2>/dev/null || true; dir=$(dirname "$dir"); done
+}
+
+# nginx_static_settings WORKDIR: the http-block lines every test origin shares: static files with
+# sendfile, long keep-alive, the media types of HLS and MP4, temporary files under WORKDIR/tmp.
+nginx_static_settings() {
+    cat <<CONF
+    sendfile on;
+    keepalive_requests 1000000;
+    keepalive_timeout 65;
+    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; }
+    default_type application/octet-stream;
+    client_body_temp_path $1/tmp; proxy_temp_path $1/tmp; fastcgi_temp_path $1/tmp;
+    uwsgi_temp_path $1/tmp; scgi_temp_path $1/tmp;
+CONF
 }
 
 # start_proxy BINARY CACHE_DIR [extra serve options]: runs `sparsecache serve --port 0`; sets
