@@ -1,0 +1,77 @@
+/// One request a player makes for a Representation: a URL and, for byte-range addressing, the
+/// bytes of it; with where the segment sits in time.
+public struct DASHSegmentRequest: Hashable, Sendable {
+    /// The absolute URL (resolved against the MPD URL and every `BaseURL` above).
+    public var url: String
+    /// The bytes of ``url`` to request, or nil for the whole resource.
+    public var byteRange: DASHByteRange?
+    /// `$Number$` of the segment, for numbered addressing.
+    public var number: UInt64?
+    /// Media time of the segment's start, in ``timescale`` units (what `$Time$` expands to).
+    public var time: UInt64
+    /// Length in ``timescale`` units (0 for an initialization or index request).
+    public var duration: UInt64
+    /// Units per second of ``time`` and ``duration``.
+    public var timescale: UInt64
+    /// Start in seconds from the start of the Period (media time less `@presentationTimeOffset`).
+    public var startSeconds: Double
+
+    /// Length in seconds.
+    public var durationSeconds: Double { Double(duration) / Double(max(timescale, 1)) }
+}
+
+/// A span of a Period, in seconds from its start. Segments overlapping it are listed.
+public struct DASHTimeRange: Hashable, Sendable {
+    /// Start, in seconds from the Period's start.
+    public var start: Double
+    /// End, or nil for "to the end of the Period".
+    public var end: Double?
+
+    /// `start..<end`; `end` nil means the end of the Period.
+    public init(start: Double = 0, end: Double? = nil) {
+        self.start = start
+        self.end = end
+    }
+
+    /// The whole Period.
+    public static let all = DASHTimeRange()
+}
+
+/// Why the segments of a Representation could not be listed, and which element was to blame.
+public struct DASHAddressingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why. Codes are stable strings.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// More segments than ``DASHParserLimits/maximumSegmentsPerRepresentation`` (a huge `@r`,
+        /// a tiny `@duration`): narrow the time range.
+        public static let limitExceeded = Code(rawValue: "limit-exceeded")
+        /// The number of segments depends on an end that is unknown (a live Period without
+        /// `@duration`, an `@r` of -1 at the end): give a time range with an end.
+        public static let unbounded = Code(rawValue: "unbounded")
+        /// A value the addressing needs is missing or invalid (`@duration`, `S@d`, `@media`,
+        /// `@timescale` 0).
+        public static let missingValue = Code(rawValue: "missing-value")
+        /// A malformed `$...$` template.
+        public static let template = Code(rawValue: "template")
+        /// Times or numbers run past 2^64-1.
+        public static let overflow = Code(rawValue: "overflow")
+        /// `SegmentBase`: the segments are in the `sidx` box; pass it as a ``DASHSegmentIndex``.
+        public static let needsIndex = Code(rawValue: "needs-index")
+        /// The `sidx` box references other `sidx` boxes (a hierarchical index), which is not read.
+        public static let hierarchicalIndex = Code(rawValue: "hierarchical-index")
+    }
+
+    /// Why.
+    public var code: Code
+    /// What is wrong, for people.
+    public var message: String
+    /// Where the element responsible starts (`S`, `SegmentTemplate`, ...), or ``DASHPosition/whole``.
+    public var position: DASHPosition
+
+    public static func == (lhs: DASHAddressingError, rhs: DASHAddressingError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public var description: String { position.line > 0 ? "\(position): \(message)" : message }
+}
