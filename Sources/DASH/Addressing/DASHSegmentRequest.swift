@@ -71,6 +71,13 @@ public struct DASHAddressingError: Error, Hashable, Sendable, CustomStringConver
     /// Where the element responsible starts (`S`, `SegmentTemplate`, ...), or ``DASHPosition/whole``.
     public var position: DASHPosition
 
+    /// An error at `position`.
+    public init(code: Code, message: String, position: DASHPosition) {
+        self.code = code
+        self.message = message
+        self.position = position
+    }
+
     public static func == (lhs: DASHAddressingError, rhs: DASHAddressingError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     public var description: String { position.line > 0 ? "\(position): \(message)" : message }

@@ -153,6 +153,13 @@ public struct DASHIndexError: Error, Hashable, Sendable, CustomStringConvertible
     /// Offset into the given bytes.
     public var offset: Int
 
+    /// An error at byte `offset` of the given bytes.
+    public init(code: Code, message: String, offset: Int) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+    }
+
     public static func == (lhs: DASHIndexError, rhs: DASHIndexError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     public var description: String { "byte \(offset): \(message)" }
