@@ -46,12 +46,11 @@ public struct DASHSegmentIndex: Hashable, Sendable {
     /// first byte of `@indexRange`.
     public init(parsing bytes: [UInt8], fileOffset: UInt64 = 0) throws(DASHIndexError) {
         var reader = BoxReader(bytes: bytes[...])
-        var boxStart = 0
         while true {
             guard reader.remaining >= 8 else {
-                throw DASHIndexError(code: .notFound, message: "no sidx box in the \(bytes.count) bytes", offset: boxStart)
+                throw DASHIndexError(code: .notFound, message: "no sidx box in the \(bytes.count) bytes", offset: reader.offset)
             }
-            boxStart = reader.offset
+            let boxStart = reader.offset
             let (size, type, headerLength) = try reader.boxHeader()
             guard size <= UInt64(bytes.count - boxStart) else {
                 throw DASHIndexError(code: .truncated, message: "a \(type) box of \(size) bytes runs past the end of the \(bytes.count) bytes", offset: boxStart)
