@@ -173,7 +173,7 @@ for link in $links; do
     echo "== replay with the origin stopped" >&2
     origin_stop
     player --name offline --proxy "$proxy" --prefetch-ahead "$ahead" --prefetch-seconds "$prefetch_seconds" \
-        --out "$link_dir/offline.json" || true
+        --origin-stopped --out "$link_dir/offline.json" || true
     curl -sf "$proxy/status" >"$link_dir/status-after.json" || true
     proxy_down
 

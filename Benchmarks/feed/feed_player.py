@@ -102,8 +102,10 @@ def choose_variant(variants, height):
 class Player:
     """One video's playback on one keep-alive connection; `cut()` is the swipe."""
 
-    def __init__(self, url, media_root, proxied):
+    def __init__(self, url, media_root, proxied, origin_stopped=False):
         self.url = url
+        self.origin_stopped = origin_stopped
+        self.stalled = None
         self.media_root = media_root
         self.proxied = proxied
         self.requests = []
@@ -204,7 +206,15 @@ class Player:
                 self.check_bytes(init_url, self.get(init_url, "init"), "init")
             for index, uri in enumerate(segments):
                 segment_url = urllib.parse.urljoin(media_url, uri)
-                body = self.get(segment_url, f"segment {index}")
+                try:
+                    body = self.get(segment_url, f"segment {index}")
+                except Failure as failure:
+                    # With the origin stopped, buffering ends at the first segment nothing cached:
+                    # the player would stall there, and the user swipes before it matters.
+                    if self.origin_stopped and index > 0 and self.requests[-1]["status"] in (502, 503, 504):
+                        self.stalled = str(failure)
+                        break
+                    raise
                 if index == 0:
                     self.started_perf = time.perf_counter()
                     self.started_wall = time.time()
@@ -272,6 +282,8 @@ def main():
     parser.add_argument("--prefetch-ahead", type=int, default=0, help="videos posted to /prefetch at each swipe")
     parser.add_argument("--prefetch-seconds", type=float, default=6)
     parser.add_argument("--start-timeout", type=float, default=120, help="seconds a start may take before it is an error")
+    parser.add_argument("--origin-stopped", action="store_true",
+                        help="the origin is down: a 5xx for a segment after the first ends buffering, not the pass")
     parser.add_argument("--out", required=True)
     arguments = parser.parse_args()
     if arguments.prefetch_ahead and not arguments.proxy:
@@ -292,7 +304,7 @@ def main():
         url = origin_urls[index]
         if arguments.proxy:
             url = f"{arguments.proxy}/proxy?url={urllib.parse.quote(url, safe='')}"
-        player = Player(url, arguments.media_root, proxied=bool(arguments.proxy))
+        player = Player(url, arguments.media_root, proxied=bool(arguments.proxy), origin_stopped=arguments.origin_stopped)
         launched = time.time()
         thread = threading.Thread(target=player.play, args=(arguments.height,), daemon=True)
         thread.start()
@@ -312,10 +324,11 @@ def main():
         if thread.is_alive():
             player.error = player.error or "the player's transfer did not stop at the swipe"
         entry.update(segmentsComplete=player.segments_complete, bytes=player.bytes,
-                     requests=player.requests, error=player.error)
+                     requests=player.requests, error=player.error, stalled=player.stalled)
         result["videos"].append(entry)
         shown = f"{entry['startMs']:8.0f} ms" if entry["startMs"] is not None else "  no start"
         print(f"  {arguments.name:<9} {video} {shown}  {player.segments_complete} segments whole"
+              + (f" (then {player.stalled})" if player.stalled else "")
               + (f"  ERROR {player.error}" if player.error else ""), file=sys.stderr, flush=True)
     result["end"] = time.time()
     with open(arguments.out, "w") as file:

@@ -5,7 +5,7 @@ to the origin's access log, and the goals of issue 31 with their verdicts.
 Usage: feed_report.py RUN_DIR MEDIA_ROOT
 RUN_DIR holds run.json (videos, watch, links) and per link a folder named in it with link.json
 (rate, delay, link check, idle times), one JSON per pass from feed_player.py and nginx's
-access.log (format in Benchmarks/feed/link.sh). Exit status: 0 when every goal is met, 1 when
+origin/access.log (format in Benchmarks/feed/link.sh). Exit status: 0 when every goal is met, 1 when
 one is missed or the run itself failed (a player error, a link that was not shaped); with
 REPORT_ONLY=1 missed goals exit 0, failures still exit 1.
 """
@@ -129,7 +129,7 @@ class LinkReport:
         self.link = json.load(open(os.path.join(folder, "link.json")))
         self.rate = rate_bits(self.link["rate"])
         self.delay = self.link["delayMs"] / 1000
-        self.log = OriginLog(os.path.join(folder, "access.log"), media_root)
+        self.log = OriginLog(os.path.join(folder, "origin", "access.log"), media_root)
         self.passes = {}
         for name, _ in PASSES:
             path = os.path.join(folder, f"{name}.json")
@@ -275,6 +275,15 @@ class LinkReport:
                     self.failures.append(f"{name} {video['video']}: {video['error']}")
             for error in self.passes[name].get("errors", []):
                 self.failures.append(f"{name}: {error}")
+        # The log must show what the direct pass asked for, at the times the player asked: else
+        # every figure read from it (and the replay goal) would be empty, not measured.
+        if "direct" in self.passes:
+            unseen = [video["video"] for video in self.passes["direct"]["videos"]
+                      if not any(request["video"] == video["video"] and request["uri"].endswith("/master.m3u8")
+                                 and abs(request["start"] - video["t0"]) < 0.5 for request in self.log.requests)]
+            if unseen:
+                self.failures.append(f"the origin's access log does not show the direct pass's multivariant requests "
+                                     f"of {len(unseen)} videos ({', '.join(unseen[:3])}) within 0.5 s of the player's")
         check = self.link.get("check")
         if not check:
             self.failures.append("no link check")
