@@ -153,10 +153,14 @@ let package = Package(
 // is Fuzz/<name>/<name>.swift beside its seed corpus, dictionary and kept crash inputs.
 let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzSparseHeader", "SparseFile"),
+    ("FuzzStoreIndex", "CacheStore"),
+    ("FuzzStoreFiles", "CacheStore"),
     ("FuzzHLSParse", "HLS"),
     ("FuzzHLSRewrite", "HLS"),
     ("FuzzHLSRoundTrip", "HLS"),
+    ("FuzzHLSSession", "HLS"),
     ("FuzzHTTPRange", "CacheProxyParsing"),
+    ("FuzzRedirect", "CacheProxyParsing"),
     ("FuzzProxyRequestTarget", "CacheProxyParsing"),
     ("FuzzPrefetchRequest", "CacheProxyParsing"),
     ("FuzzMP4Boxes", "CacheProxyParsing"),

@@ -26,6 +26,7 @@ import Testing
     @Test func theKeptCrashInputsAreFound() {
         #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/headerless-extinf-fast-path"))
         #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/extinf-space-after-colon"))
+        #expect(Self.crashInputs.contains("FuzzHLSSession/crashes/implied-byterange-offset-past-head"))
     }
 
     /// FuzzHLSRoundTrip's property: lossless formatting gives the bytes back, and the canonical
@@ -64,5 +65,23 @@ import Testing
         #expect(playlist.kind == .media)
         #expect(playlist.segments.map(\.uri) == [":6.000,"])
         #expect(playlist.warnings.contains { $0.code == .header })
+    }
+
+    /// FuzzHLSSession's input: sub-ranges of one file, the third with an implied offset. Served
+    /// head-only, the third segment goes to the origin while the second went through the proxy,
+    /// so its offset is written out: an implied one must follow a sub-range of the same URI.
+    @Test(arguments: [0, 1, 2, 3, 4])
+    func impliedByteRangeOffsetIsWrittenWhereTheRouteChanges(head: Int) throws {
+        let input = try Self.input("FuzzHLSSession/crashes/implied-byterange-offset-past-head")
+        let playlist = try HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict))
+        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
+        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
+        let rewritten = playlist.rewritten(base: base, policy: policy)
+        let reparsed = try HLSPlaylist(parsing: rewritten, options: HLSParserOptions(mode: .strict))
+        #expect(reparsed.segments.map(\.byteRange) == playlist.segments.map(\.byteRange))
+        let text = String(decoding: rewritten, as: UTF8.self)
+        // Only the segment where the route changes gets an offset it did not have.
+        #expect(text.contains("#EXT-X-BYTERANGE:69864@834433\n") == (head == 2))
+        #expect(text.contains("#EXT-X-BYTERANGE:69864\n") == (head != 2))
     }
 }

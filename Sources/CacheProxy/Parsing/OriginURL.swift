@@ -52,6 +52,10 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw error.code == .missing ? ParseError(.missing, "URL without a host") : error
         }
+        // A host with percent-encoding or sub-delimiters is no DNS name, and the HTTP client
+        // (Foundation's URL) decodes `%xx`: it would connect to another host than the one the
+        // allow-list and the origin guard judged.
+        guard hostAndPort.isPlainName else { throw ParseError(.malformed, "a host with bytes a host name cannot hold") }
         let (host, port) = (hostAndPort.host, hostAndPort.port)
         let defaultPort = scheme == .http ? 80 : 443
         let rest = String(decoding: bytes[authorityEnd...], as: UTF8.self)

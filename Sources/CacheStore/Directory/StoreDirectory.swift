@@ -54,8 +54,11 @@ struct StoreDirectory: Sendable {
         return descriptor
     }
 
+    /// The pid a lock file names; nil unless it holds a positive number (a damaged file's `-1` or
+    /// `0` names no process).
     static func processIdentifier(in lockFile: [UInt8]) -> Int32? {
-        Int32(String(decoding: lockFile, as: UTF8.self).trimmingWhitespace())
+        guard let pid = Int32(String(decoding: lockFile, as: UTF8.self).trimmingWhitespace()), pid > 0 else { return nil }
+        return pid
     }
 
     // MARK: Settings

@@ -69,6 +69,8 @@ struct PlaylistRewriter: ~Copyable {
         let lines = storage.lines
         playlist.bytes.withUnsafeBufferPointer { source in
             var lineIndex = 0
+            // The segment whose tags the lines are: segment URI lines end one.
+            var segment = 0
             while lineIndex < lines.count {
                 let line = lines[lineIndex]
                 lineIndex += 1
@@ -76,6 +78,9 @@ struct PlaylistRewriter: ~Copyable {
                 switch line.kind {
                 case .segmentURI:
                     rewriteLine(line, source: source, reference: HLSURIReference(role: .segment, index: item, segmentIndex: item))
+                    segment = item + 1
+                case .tag where line.tag == .byteRange:
+                    writeImpliedOffset(line, segment: segment, source: source)
                 case .variantURI:
                     rewriteLine(line, source: source, reference: HLSURIReference(role: .variant, index: variantIndices[item]))
                 case .tag where item >= 0 && (line.tag == .streamInf || line.tag == .iFrameStreamInf):
@@ -102,6 +107,25 @@ struct PlaylistRewriter: ~Copyable {
             flush(upTo: source.count, source: source)
         }
         return output.finish()
+    }
+
+    /// Writes the offset an `EXT-X-BYTERANGE:<n>` of `segment` implies (the end of the previous
+    /// segment's sub-range) when the policy routes the segment elsewhere than the previous one:
+    /// their URIs then differ, and RFC 8216 allows an implied offset only after a sub-range of
+    /// the same URI (head-only caching sends the first segment past the head to the origin).
+    private mutating func writeImpliedOffset(_ line: LineRecord, segment: Int, source: UnsafeBufferPointer<UInt8>) {
+        guard segment > 0, segment < storage.segments.count, storage.segments[segment].flags.contains(.byteRange),
+              !source[Int(line.contentStart)..<Int(line.contentEnd)].contains(ASCII.at) else { return }
+        let here = policy.route(for: HLSURIReference(role: .segment, index: segment, segmentIndex: segment))
+        let before = policy.route(for: HLSURIReference(role: .segment, index: segment - 1, segmentIndex: segment - 1))
+        switch (here, before) {
+        case (.unchanged, .unchanged), (.origin, .origin): return
+        case (.proxy(let endpoint), .proxy(let previous)) where endpoint == previous: return
+        default: break
+        }
+        flush(upTo: Int(line.contentEnd), source: source)
+        output.append(ASCII.at)
+        output.append(Array(String(storage.segments[segment].byteRangeOffset).utf8))
     }
 
     /// Copies the pending run of unchanged source bytes up to `end`.
