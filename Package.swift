@@ -170,6 +170,11 @@ let fuzzTargets: [(name: String, module: String)] = [
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    // The structure-aware mutator every HLS target links (LLVMFuzzerCustomMutator), and the C
+    // declaration of libFuzzer's byte mutator it falls back on.
+    package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "HLSFuzzMutator", dependencies: ["CLibFuzzer"], path: "Fuzz/HLSFuzzMutator",
+                                   swiftSettings: strictSwift))
     for target in fuzzTargets {
         let folder = root.appendingPathComponent("Fuzz/\(target.name)").path
         let source = "\(target.name).swift"
@@ -179,7 +184,7 @@ if Context.environment["SPARSECACHE_FUZZ"] != nil {
         package.targets.append(
             .executableTarget(
                 name: target.name,
-                dependencies: [.target(name: target.module)],
+                dependencies: [.target(name: target.module)] + (target.module == "HLS" ? [.target(name: "HLSFuzzMutator")] : []),
                 path: "Fuzz/\(target.name)",
                 exclude: others,
                 sources: [source],
