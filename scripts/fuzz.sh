@@ -18,6 +18,9 @@
 #   scripts/fuzz.sh keep CRASH TARGET [NAME]
 #                                           minimizes CRASH into Fuzz/TARGET/crashes/NAME, which
 #                                           every smoke run and the unit tests then replay
+#   scripts/fuzz.sh mutators TARGET SECONDS the HLS target twice from its seeds, with libFuzzer's byte
+#                                           mutator and with the structure-aware one
+#                                           (Fuzz/HLSFuzzMutator): new coverage per million runs
 #   scripts/fuzz.sh coverage [TARGET...]    replays each target's corpus in a build instrumented
 #                                           for source coverage (scratch path .build-coverage);
 #                                           prints llvm-cov's summary of the module each target
@@ -305,6 +308,34 @@ coverage() {
     done
 }
 
+# The same target from the same seeds for the same time, once with libFuzzer's byte mutations
+# only (SPARSECACHE_FUZZ_MUTATOR=bytes) and once with the structure-aware mutator: the features
+# (`ft`) and edges (`cov`) each added to what the seeds reach, and per million executions.
+mutators() {
+    local name=${1:?target} seconds=${2:?seconds}
+    [[ $name == FuzzHLS* ]] || { echo "fuzz: the structure-aware mutator is linked into the HLS targets only" >&2; exit 2; }
+    build --product "$name"
+    local root=Fuzz/artifacts/mutators-$name-$(date -u +%Y%m%dT%H%M%SZ)
+    local dict
+    dict=$(dict_flag "$name")
+    printf '%-10s %12s %8s %14s %14s %18s\n' mutator executions exec/s "cov (new)" "ft (new)" "new ft / M runs"
+    for mode in bytes structure; do
+        mkdir -p "$root/$mode"
+        SPARSECACHE_FUZZ_MUTATOR=$mode fuzzer "$scratch/debug/$name" -max_total_time="$seconds" -rss_limit_mb=2048 \
+            -timeout=10 -print_final_stats=1 -artifact_prefix="$root/$mode-" ${dict:+"$dict"} \
+            "$root/$mode" "Fuzz/$name/seeds" >"$root/$mode.log" 2>&1 || echo "fuzz: the $mode run ended early, see $root/$mode.log" >&2
+        awk -v mode="$mode" '
+            /INITED/ { for (i = 1; i <= NF; i++) { if ($i == "cov:") cov0 = $(i + 1); if ($i == "ft:") ft0 = $(i + 1) } }
+            /^#[0-9]+[ \t]/ { for (i = 1; i <= NF; i++) { if ($i == "cov:") cov = $(i + 1); if ($i == "ft:") ft = $(i + 1) } }
+            /^stat::number_of_executed_units:/ { runs = $2 }
+            /^stat::average_exec_per_sec:/ { rate = $2 }
+            END {
+                printf "%-10s %12d %8d %7d (+%d) %7d (+%d) %18.0f\n", mode, runs, rate, cov, cov - cov0, ft, ft - ft0,
+                    runs ? (ft - ft0) * 1e6 / runs : 0
+            }' "$root/$mode.log"
+    done | tee "$root/summary.txt"
+}
+
 # Line and region coverage per folder, summed from llvm-cov's per-file report.
 folder_summary() {
     local report=$1 sources=$2
@@ -344,6 +375,7 @@ case "${1:-smoke}" in
     minimize) shift; minimize "$@" ;;
     keep) shift; keep "$@" ;;
     coverage) shift; coverage "$@" ;;
+    mutators) shift; mutators "$@" ;;
     *) echo "usage: $0 list | smoke [SECONDS] | run TARGET SECONDS [flags] | campaign [--minutes N] [--jobs N] [TARGET...]" \
-            "| minimize CRASH [TARGET] | keep CRASH TARGET [NAME] | coverage [TARGET...]" >&2; exit 2 ;;
+            "| minimize CRASH [TARGET] | keep CRASH TARGET [NAME] | coverage [TARGET...] | mutators TARGET SECONDS" >&2; exit 2 ;;
 esac
