@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SparseFile", targets: ["SparseFile"]),
         .library(name: "CacheStore", targets: ["CacheStore"]),
         .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "DASH", targets: ["DASH"]),
         .library(name: "CacheProxy", targets: ["CacheProxy"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
@@ -58,6 +59,10 @@ let package = Package(
             name: "HLS",
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "DASH",
+            swiftSettings: strictSwift
+        ),
         // The parsers of untrusted request and origin header bytes, a module of their own so that
         // their fuzz targets build without SwiftNIO.
         .target(
@@ -91,6 +96,7 @@ let package = Package(
                 "SparseFile",
                 "CacheStore",
                 "HLS",
+                "DASH",
                 "CacheProxy",
                 "CacheProxyParsing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -109,6 +115,12 @@ let package = Package(
         .testTarget(
             name: "HLSTests",
             dependencies: ["HLS", "TestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "DASHTests",
+            dependencies: ["DASH", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
@@ -158,6 +170,9 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzHLSParse", "HLS"),
     ("FuzzHLSRewrite", "HLS"),
     ("FuzzHLSRoundTrip", "HLS"),
+    ("FuzzDASHParse", "DASH"),
+    ("FuzzDASHRewrite", "DASH"),
+    ("FuzzMP4Sidx", "DASH"),
     ("FuzzHLSSession", "HLS"),
     ("FuzzHTTPRange", "CacheProxyParsing"),
     ("FuzzRedirect", "CacheProxyParsing"),

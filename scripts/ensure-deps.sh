@@ -5,7 +5,8 @@
 #   build: the C libraries (libxxhash-dev, zlib1g-dev) and pkg-config
 #   test:  build + what the tests drive: ffmpeg and nginx (end-to-end scripts), chromium (the
 #          dashboard), GStreamer, mpv and VLC (players), promtool (from prometheus: the metrics
-#          format), python3 with the `m3u8` package (the HLS parser's differential oracle)
+#          format), python3 with the `m3u8` package (the HLS parser's differential oracle) and
+#          the `mpegdash` package (the DASH parser's)
 #   bench: test + load and timing tools (wrk, curl, hyperfine, python3-venv, valgrind), and what
 #          scripts/bench-feed.sh needs (iproute2, nginx's echo module)
 # Exits non-zero when something could not be installed: a test run must not go on without it.
@@ -63,4 +64,11 @@ if $tests && ! python3 -c 'import m3u8' 2>/dev/null; then
     python3 -m pip install --quiet m3u8 2>/dev/null \
         || python3 -m pip install --quiet --user --break-system-packages m3u8
     python3 -c 'import m3u8' || { echo "ensure-deps: python3 cannot import m3u8 after installing it" >&2; exit 1; }
+fi
+
+if $tests && ! python3 -c 'import mpegdash' 2>/dev/null; then
+    echo "installing: mpegdash (PyPI)" >&2
+    python3 -m pip install --quiet mpegdash 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages mpegdash
+    python3 -c 'import mpegdash' || { echo "ensure-deps: python3 cannot import mpegdash after installing it" >&2; exit 1; }
 fi

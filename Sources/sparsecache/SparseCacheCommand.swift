@@ -33,6 +33,7 @@ struct SparseCacheCommand: AsyncParsableCommand {
             UnpinCommand.self,
             ClearCommand.self,
             HLSCommand.self,
+            DASHCommand.self,
             ServeCommand.self,
             FetchCommand.self,
             URLCommand.self,
