@@ -48,9 +48,15 @@ public struct CacheProxyConfiguration: Sendable {
     /// the event loops, as any other read (where the cache is on a RAM disk, say). Default 2.
     public var coldReadThreads: Int
     /// When a client goes away, a fetch it started is completed anyway when at most this many
-    /// bytes are left (finishing a segment is cheaper than fetching it again later), and
-    /// stopped otherwise. Default 8 MiB.
+    /// bytes are left and no other fetch needs the link (finishing a segment is cheaper than
+    /// fetching it again later), and stopped otherwise: on a phone's link the next video's
+    /// start must not queue behind the last one's segment. Default 8 MiB.
     public var orphanFetchLimit: UInt64
+    /// How long a cached multivariant playlist counts as fresh when its origin gives no usable
+    /// `Cache-Control: max-age`. Multivariant playlists are always served from the cache once
+    /// cached (a cached video must start without a round trip); a stale one is revalidated in
+    /// the background, and the next request gets the result. Default 10 minutes.
+    public var playlistFreshness: Duration
     /// Event loop threads. Default: the number of cores.
     public var threads: Int
     /// The base of every URL the proxy writes into playlists and session answers, as players
@@ -89,6 +95,7 @@ public struct CacheProxyConfiguration: Sendable {
         loopbackSendBuffer = 256 * 1024
         coldReadThreads = 2
         orphanFetchLimit = 8 << 20
+        playlistFreshness = .seconds(600)
         threads = System.coreCount
         publicURL = nil
         recordsMetrics = true

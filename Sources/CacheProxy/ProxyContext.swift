@@ -9,8 +9,12 @@ final class ProxyContext: Sendable {
     let configuration: CacheProxyConfiguration
     let upstream: Upstream
     let counters: ProxyCounters
-    let express = ExpressRegistry()
+    /// Init segments and keys that playlists named: requests for them take the express lane.
+    let express = RangeRegistry()
+    /// The first segments of the media playlists served to players: fetched as a start.
+    let startingSegments = RangeRegistry()
     let playlistFetches: PlaylistFetches
+    let playlistFreshness: PlaylistFreshness
     let fetches = FetchTasks()
     let prefetch = PrefetchScheduler()
     let sessions = SessionRegistry()
@@ -44,6 +48,7 @@ final class ProxyContext: Sendable {
         coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
         upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, metrics: metrics, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
+        playlistFreshness = PlaylistFreshness(defaultLifetime: configuration.playlistFreshness)
         allowList = HostAllowList(configuration.allowedHosts)
     }
 }

@@ -3,8 +3,8 @@ import CacheStore
 import Testing
 import TestSupport
 
-/// How playlists are fetched: shared among concurrent requests, fresh when they can change,
-/// through redirects, and with every URI rewritten.
+/// How playlists are fetched: shared among concurrent requests, through redirects, and with
+/// every URI rewritten (multivariant playlists' freshness: PlaylistFreshnessTests).
 @Suite("Playlist fetches: shared, fresh, redirected", .timeLimit(.minutes(2)))
 struct PlaylistFetchTests {
     static let playlist = "application/vnd.apple.mpegurl"
@@ -40,20 +40,6 @@ struct PlaylistFetchTests {
             #expect(bodies.allSatisfy { String(decoding: $0, as: UTF8.self).contains(expected) })
             #expect(Set(bodies).count == 1)
             #expect(harness.origin.requests(for: "/p.m3u8").count == 1)
-        }
-    }
-
-    @Test("A multivariant playlist is fetched fresh on every request")
-    func multivariantFresh() async throws {
-        try await ProxyHarness.run { harness in
-            harness.origin.set("/master.m3u8", .init(Self.multivariant, contentType: Self.playlist))
-            let first = String(decoding: try await harness.get("/master.m3u8").body, as: UTF8.self)
-            #expect(first.contains(harness.proxyURL("/low/index.m3u8")))
-            harness.origin.set("/master.m3u8", .init(Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000\nother/index.m3u8\n".utf8),
-                                                     contentType: Self.playlist))
-            let second = String(decoding: try await harness.get("/master.m3u8").body, as: UTF8.self)
-            #expect(second.contains(harness.proxyURL("/other/index.m3u8")))
-            #expect(harness.origin.requests(for: "/master.m3u8").count == 2)
         }
     }
 

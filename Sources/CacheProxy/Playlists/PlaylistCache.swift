@@ -9,14 +9,15 @@ struct PlaylistCache {
     let context: ProxyContext
 
     /// A complete cached copy, when there is one.
-    func cached(_ key: String) -> (body: [UInt8], contentType: String?)? {
+    func cached(_ key: String) -> (body: [UInt8], contentType: String?, validators: EntryMetadata)? {
         let reader = context.store.reader(for: key)
         guard let file = reader.file, let length = file.contentLength, length <= UInt64(context.configuration.limits.maximumPlaylistBytes),
               file.cachedLength(from: 0) >= length else { return nil }
         var body = [UInt8](repeating: 0, count: Int(length))
         let outcome = body.withUnsafeMutableBytes { try? reader.read(into: $0, at: 0) }
         guard outcome == .complete else { return nil }
-        return (body, file.metadata.contentType)
+        let metadata = file.metadata
+        return (body, metadata.contentType, EntryMetadata(entityTag: metadata.entityTag, lastModified: metadata.lastModified))
     }
 
     /// Stores the raw playlist, replacing an older copy (a live playlist of the same length

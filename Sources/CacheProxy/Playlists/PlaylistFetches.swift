@@ -1,4 +1,5 @@
 import CacheProxyParsing
+import CacheStore
 import Synchronization
 
 /// Fetches of playlists in flight, so that concurrent requests for one playlist (players and
@@ -22,31 +23,48 @@ final class PlaylistFetches: Sendable {
         self.limit = limit
     }
 
-    /// Fetches `origin` whole, or joins the fetch of it already in flight.
-    func fetch(_ origin: OriginURL, lane: UpstreamLane.Kind = .express) async throws -> Result {
+    /// Fetches `origin` whole, or joins the fetch of it already in flight (which becomes as
+    /// urgent as this caller, when it was less).
+    func fetch(_ origin: OriginURL, lane: UpstreamLane.Kind = .express, urgency: FetchUrgency) async throws -> Result {
         let (upstream, limit) = (upstream, limit)
-        let task = inFlight.withLock { tasks in
-            if let task = tasks[origin.string] { return task }
+        let (task, joined) = inFlight.withLock { tasks in
+            if let task = tasks[origin.string] { return (task, true) }
             let task = Task<Result, any Error> {
-                let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, lane: lane)
+                let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, lane: lane, urgency: urgency)
                 return (head, body, finalURL)
             }
             tasks[origin.string] = task
-            return task
+            return (task, false)
         }
+        if joined { upstream.scheduler.raise(key: origin.string, range: nil, to: urgency) }
         defer {
             inFlight.withLock { tasks in
                 if tasks[origin.string] == task { tasks[origin.string] = nil }
             }
         }
         let result = try await task.value
-        if result.finalURL != origin.string {
-            finalURLs.withLock { urls in
-                if urls.count >= Self.rememberedRedirects { urls.removeAll() }
-                urls[origin.string] = result.finalURL
-            }
-        }
+        remember(result, of: origin)
         return result
+    }
+
+    /// Asks the origin whether a cached copy with `validators` is still current, in the
+    /// background (``FetchUrgency/deep``). Not shared with players' fetches: a `304` answers
+    /// only a conditional request.
+    ///
+    /// - Returns: the answer; a `304`'s body is empty.
+    func revalidate(_ origin: OriginURL, validators: EntryMetadata) async throws -> Result {
+        let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, urgency: .deep, validators: validators)
+        let result = (head: head, body: body, finalURL: finalURL)
+        remember(result, of: origin)
+        return result
+    }
+
+    private func remember(_ result: Result, of origin: OriginURL) {
+        guard result.finalURL != origin.string else { return }
+        finalURLs.withLock { urls in
+            if urls.count >= Self.rememberedRedirects { urls.removeAll() }
+            urls[origin.string] = result.finalURL
+        }
     }
 
     /// The URL `origin`'s playlist was last fetched from after redirects: the base its relative

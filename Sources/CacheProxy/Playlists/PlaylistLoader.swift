@@ -4,13 +4,17 @@ import HLS
 import SparseFile
 
 /// Gets a playlist the way every part of the proxy agrees on: a cached VOD media playlist is
-/// used as it is (it never changes); anything else is fetched (concurrent requests for one URL
-/// share the fetch) and stored raw, and the cached copy stands in, stale, only when the origin
-/// is down and the caller accepts that. Players, prefetching and offline downloads all go
-/// through here, so whatever one of them cached, the others read the same way.
+/// used as it is (it never changes); a cached multivariant playlist is used at once and, when
+/// stale, refreshed by one background fetch (stale-while-revalidate: a cached video starts
+/// without a round trip to the origin); anything else is fetched (concurrent requests for one
+/// URL share the fetch) and stored raw, and the cached copy stands in, stale, only when the
+/// origin is down and the caller accepts that. Players, prefetching and offline downloads all
+/// go through here, so whatever one of them cached, the others read the same way.
 struct PlaylistLoader {
     let context: ProxyContext
     let lane: UpstreamLane.Kind
+    /// How urgently a player waits for the playlist (``FetchUrgency``).
+    let urgency: FetchUrgency
 
     /// A playlist's bytes and what is known of them.
     struct Loaded {
@@ -24,7 +28,7 @@ struct PlaylistLoader {
     }
 
     enum Source: Equatable {
-        /// A cached VOD media playlist, used without asking the origin.
+        /// A cached VOD media playlist or multivariant playlist, used without asking the origin.
         case cache
         /// Fetched from the origin now.
         case origin
@@ -44,13 +48,19 @@ struct PlaylistLoader {
         // A cached copy's relative URIs resolve against the URL it was fetched from (after
         // redirects), as the fetched one's did.
         let cachedURL = context.playlistFetches.finalURL(of: origin)
-        if directives.isEmpty, let cached, let playlist = PlaylistCache.parse(cached.body, url: cachedURL),
-           playlist.kind == .media, !playlist.isLive {
-            return Loaded(body: cached.body, playlist: playlist, url: cachedURL, contentType: cached.contentType, source: .cache)
+        if directives.isEmpty, let cached, let playlist = PlaylistCache.parse(cached.body, url: cachedURL) {
+            let loaded = Loaded(body: cached.body, playlist: playlist, url: cachedURL, contentType: cached.contentType, source: .cache)
+            if playlist.kind == .media, !playlist.isLive { return loaded }
+            if playlist.kind == .master {
+                context.counters.recordPlaylistWithoutOrigin()
+                PlaylistRevalidation(context: context, origin: origin, key: key, cachedBody: cached.body)
+                    .startIfStale(validators: cached.validators)
+                return loaded
+            }
         }
         let fetched: PlaylistFetches.Result
         do {
-            fetched = try await context.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane)
+            fetched = try await context.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane, urgency: urgency)
         } catch let error as UpstreamError where allowsStale && error.isOriginDown && !directives.isBlocking {
             guard let cached else { throw error }
             context.counters.recordStale()
@@ -58,8 +68,14 @@ struct PlaylistLoader {
             return Loaded(body: cached.body, playlist: PlaylistCache.parse(cached.body, url: cachedURL), url: cachedURL,
                           contentType: cached.contentType, source: .stale)
         }
-        if !directives.asksForDelta { cache.save(fetched, key: key, replacing: cached?.body) }
-        return Loaded(body: fetched.body, playlist: PlaylistCache.parse(fetched.body, url: fetched.finalURL), url: fetched.finalURL,
+        let playlist = PlaylistCache.parse(fetched.body, url: fetched.finalURL)
+        if !directives.asksForDelta {
+            cache.save(fetched, key: key, replacing: cached?.body)
+            if playlist?.kind == .master {
+                context.playlistFreshness.confirmed(key, lifetime: context.playlistFreshness.lifetime(of: fetched.head))
+            }
+        }
+        return Loaded(body: fetched.body, playlist: playlist, url: fetched.finalURL,
                       contentType: fetched.head.metadata.contentType, source: .origin)
     }
 
@@ -71,7 +87,8 @@ struct PlaylistLoader {
     ) async throws -> Loaded {
         let loaded: Loaded
         do {
-            loaded = try await PlaylistLoader(context: context, lane: .express).load(origin, directives: directives, allowsStale: true)
+            loaded = try await PlaylistLoader(context: context, lane: .express, urgency: .start)
+                .load(origin, directives: directives, allowsStale: true)
         } catch let error as UpstreamError {
             throw ProxyFailure(error)
         }

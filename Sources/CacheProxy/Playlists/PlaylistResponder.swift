@@ -9,8 +9,9 @@ import SparseFile
 /// every URI in them comes back through the proxy.
 ///
 /// A VOD media playlist (`EXT-X-ENDLIST` or `PLAYLIST-TYPE:VOD`) never changes, so a cached copy
-/// is served without asking the origin. Live and multivariant playlists are fetched fresh
-/// whenever the origin answers, and the cached copy is served (stale) only when it does not.
+/// is served without asking the origin; so is a cached multivariant playlist, revalidated in the
+/// background once stale (``PlaylistLoader``). Live playlists are fetched fresh whenever the
+/// origin answers, and the cached copy is served (stale) only when it does not.
 struct PlaylistResponder {
     let context: ProxyContext
 
@@ -38,7 +39,7 @@ struct PlaylistResponder {
             try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: body))
             return
         }
-        registerExpressResources(of: playlist, base: base)
+        registerPlayerResources(of: playlist, base: base)
         let rewritten = playlist.rewritten(base: base, policy: policy)
         headers.add(name: "Content-Type", value: "application/vnd.apple.mpegurl")
         headers.add(name: "Content-Length", value: String(rewritten.count))
@@ -46,17 +47,33 @@ struct PlaylistResponder {
         try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: rewritten))
     }
 
-    /// Init segments and keys take the express lane when the player asks for them.
-    private func registerExpressResources(of playlist: HLSPlaylist, base: HLSBaseURL) {
+    /// Init segments and keys take the express lane when the player asks for them, and the
+    /// first segments of a VOD playlist are fetched as a start: a player that just loaded it
+    /// plays nothing before they are in.
+    private func registerPlayerResources(of playlist: HLSPlaylist, base: HLSBaseURL) {
         guard playlist.kind == .media else { return }
         let store = context.store
-        func register(_ uri: String, range: HLSByteRange?) {
-            guard let url = try? OriginURL(parsing: base.resolve(uri)) else { return }
-            context.express.register(store.key(for: url.string), range: range.flatMap { ByteRange(offset: $0.offset, length: $0.length) })
+        func key(_ uri: String) -> String? {
+            (try? OriginURL(parsing: base.resolve(uri))).map { store.key(for: $0.string) }
         }
-        for map in playlist.maps { register(map.uri, range: map.byteRange) }
-        for key in playlist.keys { if let uri = key.uri { register(uri, range: nil) } }
+        func range(_ byteRange: HLSByteRange?) -> ByteRange? {
+            byteRange.flatMap { ByteRange(offset: $0.offset, length: $0.length) }
+        }
+        for map in playlist.maps { if let key = key(map.uri) { context.express.register(key, range: range(map.byteRange)) } }
+        for playlistKey in playlist.keys { if let uri = playlistKey.uri, let key = key(uri) { context.express.register(key, range: nil) } }
+        // A live player starts near the live edge and goes on fetching the newest segments:
+        // which of them is its start cannot be told from the playlist, so live ones stay `ahead`.
+        guard !playlist.isLive else { return }
+        var seconds = 0.0
+        for segment in playlist.segments where !segment.gap {
+            guard seconds < Self.startSeconds else { break }
+            if let key = key(segment.uri) { context.startingSegments.register(key, range: range(segment.byteRange)) }
+            seconds += max(0, segment.duration.value)
+        }
     }
+
+    /// How much media a player needs before it starts: ExoPlayer's default start buffer.
+    static let startSeconds = 2.5
 }
 
 extension UpstreamError {

@@ -33,7 +33,7 @@ final class PrefetchJob: Sendable {
     /// How many seconds a segment of a `segments` budget stands for in a plain file.
     static let secondsPerSegment: Double = 6
 
-    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment) }
+    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .ahead) }
 
     /// Runs the job; returns a note about what it left out, if anything.
     func run() async throws -> String? {

@@ -8,6 +8,9 @@ import SparseFile
 struct ResourceWarmer: Sendable {
     let context: ProxyContext
     let lane: UpstreamLane.Kind
+    /// How urgently a player needs what is warmed: fetches wait for, and pause behind, more
+    /// urgent ones.
+    let urgency: FetchUrgency
     /// The playback session whose traffic this is, if any.
     var session: SessionTraffic?
 
@@ -21,7 +24,7 @@ struct ResourceWarmer: Sendable {
 
     /// Fetches `origin`'s playlist and stores it raw, as a player's request would.
     func playlist(_ origin: OriginURL) async throws -> FetchedPlaylist {
-        let loaded = try await PlaylistLoader(context: context, lane: lane).load(origin, allowsStale: false)
+        let loaded = try await PlaylistLoader(context: context, lane: lane, urgency: urgency).load(origin, allowsStale: false)
         guard let playlist = loaded.playlist else {
             throw UpstreamError(.invalidResponse, "\(origin) is not a playlist")
         }
@@ -44,7 +47,8 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: FetchOwnership(session: session)) {
+                let ownership = FetchOwnership(urgency: urgency, session: session)
+                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
                     lastError = error
                 }
                 fetched += fill.position - start
@@ -63,6 +67,7 @@ struct ResourceWarmer: Sendable {
                 throw UpstreamError(.invalidResponse, "\(origin): bytes \(pending.range) cannot be cached")
             }
             if pending.state == .inFlight {
+                context.upstream.scheduler.raise(key: key, range: pending.range, to: urgency)
                 do {
                     _ = try await context.store.reader(for: key).waitForBytes(at: pending.range.offset)
                 } catch let error as CacheStoreError where error.code != .closed {

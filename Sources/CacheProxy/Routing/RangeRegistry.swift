@@ -1,9 +1,12 @@
 import SparseFile
 import Synchronization
 
-/// The resources playlists named as init segments (`EXT-X-MAP`) or keys: requests for them take
-/// the express lane, since a player can play nothing before it has them.
-final class ExpressRegistry: Sendable {
+/// Resources (whole or byte ranges of them) that playlists named for a purpose, remembered so
+/// that a later request for them is recognised: init segments (`EXT-X-MAP`) and keys take the
+/// express lane, since a player can play nothing before it has them; a presentation's first
+/// segments are fetched as a start (``FetchUrgency/start``). Bounded: the oldest keys are
+/// forgotten first.
+final class RangeRegistry: Sendable {
     private struct State {
         /// Key → the byte ranges named (nil: the whole resource).
         var ranges: [String: [ByteRange?]] = [:]
@@ -29,7 +32,7 @@ final class ExpressRegistry: Sendable {
     }
 
     /// Whether a request for `range` of `key` (nil: from the start, length unknown) lies within
-    /// something a playlist named as a map or key.
+    /// something registered.
     func contains(_ key: String, range: ByteRange?) -> Bool {
         state.withLock { state in
             guard let named = state.ranges[key] else { return false }

@@ -6,11 +6,17 @@ import SparseFile
 /// fetch for each, and can tell afterwards whether a byte it waited for in vain was its own
 /// fetch's to deliver (then the response fails with that fetch's error) or someone else's
 /// (then it claims the bytes again and fetches them itself).
+///
+/// Its fetches are as urgent as the player's need (``FetchUrgency``): a start when a playlist
+/// the player loaded named the bytes as its first segments, or they are an init section, key or
+/// probe; its next segments otherwise. Fetches of others it follows become as urgent.
 final class FetchSession {
     let context: ProxyContext
     let origin: OriginURL
     let key: String
-    private let ownership: FetchOwnership
+    private let session: SessionTraffic?
+    /// Made at the first claim, when the range tells how urgent the response is.
+    private var ownership: FetchOwnership?
     private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
     /// How the response used the cache: what its first claim found (a response that claims
     /// nothing is answered from what the cache knows), and whether it had to pass bytes through.
@@ -21,7 +27,7 @@ final class FetchSession {
         self.context = context
         self.origin = origin
         self.key = key
-        ownership = FetchOwnership(session: session)
+        self.session = session
     }
 
     /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is
@@ -39,14 +45,27 @@ final class FetchSession {
             hasClaimed = true
             outcome = CacheOutcome(plan: claim.plan)
         }
+        let ownership = owner(range: range, lane: lane)
+        let scheduler = context.upstream.scheduler
+        for piece in claim.plan.pieces where piece.state == .inFlight {
+            scheduler.raise(key: key, range: piece.range, to: ownership.urgency, follower: ownership)
+        }
         for fill in claim.fills {
-            let (upstream, origin, ownership) = (context.upstream, origin, ownership)
+            let (upstream, origin) = (context.upstream, origin)
             guard let task = context.fetches.start({ await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
                 fill.fail(CancellationError())
                 throw ProxyFailure(status: 503, "the proxy is shutting down")
             }
             fetches.append((fill.range, task))
         }
+    }
+
+    private func owner(range: ByteRange, lane: UpstreamLane.Kind) -> FetchOwnership {
+        if let ownership { return ownership }
+        let isStart = lane == .express || context.startingSegments.contains(key, range: range)
+        let made = FetchOwnership(urgency: isStart ? .start : .ahead, session: session)
+        ownership = made
+        return made
     }
 
     /// The error of this session's fetch that was to deliver byte `position`, once it ended;
@@ -63,8 +82,9 @@ final class FetchSession {
         outcome = outcome.passingThrough
     }
 
-    /// The response is over: fetches it started go on only while little is left of them.
+    /// The response is over: fetches it started are orphaned, and go on only while nothing
+    /// more urgent needs the link and little is left of them.
     func end() {
-        ownership.ownerLeft()
+        if let ownership { context.upstream.scheduler.ownerLeft(ownership) }
     }
 }

@@ -225,7 +225,7 @@ final class SessionEngine: Sendable {
 
     private func fetch(_ slot: SessionBuffer.Slot) async -> Bool {
         guard let segment = timeline(slot.timeline)?.segments[slot.segment], let media = segment.media else { return true }
-        let warmer = ResourceWarmer(context: context, lane: .segment, session: traffic)
+        let warmer = ResourceWarmer(context: context, lane: .segment, urgency: urgency(of: slot), session: traffic)
         do {
             for resource in segment.prerequisites + [media] {
                 try await warmer.bytes(resource.origin, range: resource.range)
@@ -238,6 +238,16 @@ final class SessionEngine: Sendable {
             return false
         }
     }
+
+    /// The start buffer is a start; the next segments after the player's position are as
+    /// urgent as a playing player's own requests; the rest of the window is deeper buffering.
+    private func urgency(of slot: SessionBuffer.Slot) -> FetchUrgency {
+        guard let position = state.withLock({ $0.position }) else { return .start }
+        return slot.segment - position <= Self.nearSegments ? .ahead : .deep
+    }
+
+    /// Segments after the position that count as the player's next ones.
+    static let nearSegments = 2
 
     private func fetchEnded(_ slot: SessionBuffer.Slot, succeeded: Bool) {
         let (next, waiters) = state.withLock { state -> ([SessionBuffer.Slot], [CheckedContinuation<Void, Never>]) in

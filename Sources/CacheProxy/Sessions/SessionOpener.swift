@@ -49,7 +49,7 @@ struct SessionOpener {
         }
         for (uri, role) in uris {
             guard let origin = try? OriginURL(parsing: base.resolve(uri)),
-                  let loaded = try? await PlaylistLoader(context: context, lane: .express).load(origin, allowsStale: true),
+                  let loaded = try? await PlaylistLoader(context: context, lane: .express, urgency: .start).load(origin, allowsStale: true),
                   let media = loaded.playlist, media.kind == .media else { continue }
             engine.register(SessionTimeline(playlist: media, url: loaded.url, playlistKey: context.store.key(for: origin.string),
                                             role: role, store: context.store))
@@ -108,7 +108,7 @@ struct SessionOpener {
 
     private func load(_ origin: OriginURL, field: String) async throws(ProxyFailure) -> PlaylistLoader.Loaded {
         do {
-            return try await PlaylistLoader(context: context, lane: .express).load(origin, allowsStale: true)
+            return try await PlaylistLoader(context: context, lane: .express, urgency: .start).load(origin, allowsStale: true)
         } catch let error as UpstreamError {
             let failure = ProxyFailure(error)
             throw ProxyFailure(status: failure.status, "\"\(field)\": \(failure.message)")

@@ -16,6 +16,11 @@ final class ProxyCounters: Sendable {
     private let coldReads = Atomic<UInt64>(0)
     private let coldReadBytes = Atomic<UInt64>(0)
     private let openConnections = Atomic<Int>(0)
+    private let pausedTransfers = Atomic<UInt64>(0)
+    private let cutOrphans = Atomic<UInt64>(0)
+    private let playlistsWithoutOrigin = Atomic<UInt64>(0)
+    private let revalidations = Atomic<UInt64>(0)
+    private let notModified = Atomic<UInt64>(0)
 
     func requestReceived() { requests.add(1, ordering: .relaxed) }
     func upstreamRequestStarted() { upstreamRequests.add(1, ordering: .relaxed) }
@@ -31,6 +36,13 @@ final class ProxyCounters: Sendable {
     func recordColdRead(_ count: UInt64) {
         coldReads.add(1, ordering: .relaxed)
         coldReadBytes.add(count, ordering: .relaxed)
+    }
+    func recordPausedTransfer() { pausedTransfers.add(1, ordering: .relaxed) }
+    func recordCutOrphan() { cutOrphans.add(1, ordering: .relaxed) }
+    func recordPlaylistWithoutOrigin() { playlistsWithoutOrigin.add(1, ordering: .relaxed) }
+    func recordRevalidation(notModified wasNotModified: Bool) {
+        revalidations.add(1, ordering: .relaxed)
+        if wasNotModified { notModified.add(1, ordering: .relaxed) }
     }
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
@@ -50,6 +62,11 @@ final class ProxyCounters: Sendable {
             mappedHits: mappedHits.load(ordering: .relaxed),
             bytesPassedThrough: passedThrough.load(ordering: .relaxed),
             coldReads: coldReads.load(ordering: .relaxed),
-            bytesReadCold: coldReadBytes.load(ordering: .relaxed))
+            bytesReadCold: coldReadBytes.load(ordering: .relaxed),
+            transfersPaused: pausedTransfers.load(ordering: .relaxed),
+            orphansCut: cutOrphans.load(ordering: .relaxed),
+            playlistsServedWithoutOrigin: playlistsWithoutOrigin.load(ordering: .relaxed),
+            playlistRevalidations: revalidations.load(ordering: .relaxed),
+            playlistsNotModified: notModified.load(ordering: .relaxed))
     }
 }

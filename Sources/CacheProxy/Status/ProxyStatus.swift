@@ -72,6 +72,17 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         public var coldReads: UInt64
         /// The bytes of those reads.
         public var bytesReadCold: UInt64
+        /// Times an origin transfer stopped reading because a more urgent one needed the link
+        /// (a prefetch while a video starts, say); each went on from where it stopped.
+        public var transfersPaused: UInt64
+        /// Transfers whose client went away, cut because a more urgent one needed the link.
+        public var orphansCut: UInt64
+        /// Multivariant playlists served from the cache without asking the origin first.
+        public var playlistsServedWithoutOrigin: UInt64
+        /// Background revalidations of cached multivariant playlists, and how many of them the
+        /// origin answered `304 Not Modified`.
+        public var playlistRevalidations: UInt64
+        public var playlistsNotModified: UInt64
     }
 
     public var version: String

@@ -10,6 +10,10 @@ struct OriginResponseHead: Sendable {
     var contentRange: ContentRange?
     /// `Content-Length`, unless the body is chunked.
     var contentLength: UInt64?
+    /// What the origin says about storing and reusing the response.
+    var cacheControl: CacheControl
+    /// `Age`: how long a cache on the way held the response, in seconds.
+    var age: UInt64?
 
     init(status: Int, headers: HTTPHeaders) throws(UpstreamError) {
         self.status = status
@@ -22,6 +26,8 @@ struct OriginResponseHead: Sendable {
                 throw UpstreamError(.invalidResponse, "origin sent a bad Content-Range \"\(value.prefix(80))\": \(error.message)")
             }
         }
+        cacheControl = CacheControl(parsing: headers["cache-control"])
+        age = CacheControl.age(parsing: headers.first(name: "age"))
         metadata = EntryMetadata(
             contentLength: nil,
             entityTag: headers.first(name: "etag")?.trimmingSpaces,

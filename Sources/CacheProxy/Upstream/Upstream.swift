@@ -13,6 +13,8 @@ final class Upstream: Sendable {
     let express: UpstreamLane
     let segments: UpstreamLane
     let breakers: OriginBreakers
+    /// Which transfers may use the link now: the most urgent first.
+    let scheduler = LinkScheduler()
     /// What every hop and every connection to an origin is checked against.
     let originGuard: OriginGuard
     private let expressClient: HTTPClient
@@ -70,7 +72,9 @@ final class Upstream: Sendable {
 
     /// Sends a GET and returns the response once its head arrived. Network failures before the
     /// head feed the origin's breaker; any answer closes it.
-    private func send(_ origin: OriginURL, range: String?, lane: UpstreamLane.Kind) async throws -> HTTPClientResponse {
+    private func send(
+        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind, validators: EntryMetadata? = nil
+    ) async throws -> HTTPClientResponse {
         guard breakers.admit(origin.authority) else {
             // What made the breaker open is what the user needs to know, not that it is open.
             throw UpstreamError(.unreachable, breakers.lastFailure(origin.authority) ?? "\(origin.authority) does not answer")
@@ -79,6 +83,8 @@ final class Upstream: Sendable {
         request.headers.add(name: "User-Agent", value: "SparseCache")
         request.headers.add(name: "Accept-Encoding", value: "identity")
         if let range { request.headers.add(name: "Range", value: range) }
+        if let entityTag = validators?.entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
+        if let lastModified = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
         counters.upstreamRequestStarted()
         metrics?.recordUpstreamRequest(lane: lane)
         let sent = ContinuousClock.now
@@ -114,8 +120,13 @@ final class Upstream: Sendable {
     /// - Returns: nil when the fill completed, the error otherwise.
     func run(_ fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async -> UpstreamError? {
         do {
+            // A less urgent fetch does not even ask before its turn: the request would queue its
+            // answer behind the bytes a player waits for.
+            try await scheduler.waitForTurn(ownership)
             try await self.lane(lane).run {
-                try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
+                try await scheduler.transfer(key: fill.key, range: fill.range, ownership: ownership) {
+                    try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
+                }
             }
             return nil
         } catch let error as UpstreamError {
@@ -156,11 +167,23 @@ final class Upstream: Sendable {
         try fill.start(response.head.metadata)
         var writer = FillWriter(fill: fill, bodyStart: response.bodyStart, resourceLength: response.head.metadata.contentLength)
         var iterator = response.body.makeAsyncIterator()
-        while writer.wantsMore, let chunk = try await iterator.next() {
+        while writer.wantsMore {
+            if !scheduler.mayProceed(ownership) {
+                // Something more urgent uses the link: an orphan gives way for good (what it
+                // stored stays), anything else stops reading until its turn comes back.
+                if ownership.urgency == .orphaned {
+                    counters.recordCutOrphan()
+                    throw CancellationError()
+                }
+                counters.recordPausedTransfer()
+                try await scheduler.waitForTurn(ownership)
+                continue
+            }
+            guard let chunk = try await iterator.next() else { break }
             try writer.write(chunk)
             counters.recordFetched(UInt64(chunk.readableBytes))
             ownership.session?.recordFetched(UInt64(chunk.readableBytes))
-            if ownership.isOwnerGone, writer.remaining > configuration.orphanFetchLimit {
+            if ownership.urgency == .orphaned, writer.remaining > configuration.orphanFetchLimit {
                 throw CancellationError()
             }
         }
@@ -173,32 +196,51 @@ final class Upstream: Sendable {
     }
 
     /// Fetches a whole resource into memory, up to `limit` bytes (for playlists), on the express
-    /// lane unless told otherwise (prefetching uses the segment lane).
+    /// lane unless told otherwise (prefetching uses the segment lane), once no fetch more urgent
+    /// than `urgency` is in flight.
     ///
+    /// - Parameter validators: the ETag and Last-Modified of a cached copy: the request is
+    ///   conditional, and a `304` comes back as a head with that status and no body.
     /// - Returns: the head, the body and the URL after redirects.
-    func fetchWhole(_ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind = .express) async throws -> (OriginResponseHead, [UInt8], String) {
-        try await lane(kind).run {
-            let response = try await send(origin, range: nil, lane: kind)
-            let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
-            guard head.status == 200 else {
-                throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+    func fetchWhole(
+        _ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind = .express, urgency: FetchUrgency,
+        validators: EntryMetadata? = nil
+    ) async throws -> (OriginResponseHead, [UInt8], String) {
+        let ownership = FetchOwnership(urgency: urgency)
+        try await scheduler.waitForTurn(ownership)
+        return try await lane(kind).run {
+            try await scheduler.transfer(key: origin.string, range: nil, ownership: ownership) {
+                try await receiveWhole(origin, limit: limit, lane: kind, validators: validators)
             }
-            if let length = head.contentLength, length > UInt64(limit) {
-                throw UpstreamError(.tooLarge, "\(origin): a playlist of \(length) bytes is over the \(limit)-byte limit")
-            }
-            var body: [UInt8] = []
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= limit else {
-                    throw UpstreamError(.tooLarge, "\(origin): the playlist is over the \(limit)-byte limit")
-                }
-                body.append(contentsOf: chunk.readableBytesView)
-            }
-            if let length = head.contentLength, UInt64(body.count) < length {
-                throw UpstreamError(.truncated, "\(origin): the playlist ended at \(body.count) of \(length) bytes")
-            }
-            counters.recordFetched(UInt64(body.count))
-            return (head, body, response.url?.absoluteString ?? origin.string)
         }
+    }
+
+    private func receiveWhole(
+        _ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind, validators: EntryMetadata?
+    ) async throws -> (OriginResponseHead, [UInt8], String) {
+        let response = try await send(origin, range: nil, lane: kind, validators: validators)
+        let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+        if head.status == 304, validators != nil {
+            return (head, [], response.url?.absoluteString ?? origin.string)
+        }
+        guard head.status == 200 else {
+            throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+        }
+        if let length = head.contentLength, length > UInt64(limit) {
+            throw UpstreamError(.tooLarge, "\(origin): a playlist of \(length) bytes is over the \(limit)-byte limit")
+        }
+        var body: [UInt8] = []
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else {
+                throw UpstreamError(.tooLarge, "\(origin): the playlist is over the \(limit)-byte limit")
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        if let length = head.contentLength, UInt64(body.count) < length {
+            throw UpstreamError(.truncated, "\(origin): the playlist ended at \(body.count) of \(length) bytes")
+        }
+        counters.recordFetched(UInt64(body.count))
+        return (head, body, response.url?.absoluteString ?? origin.string)
     }
 
     /// Sends `origin` a GET with the client's `Range` (when any) and hands the checked head and

@@ -75,10 +75,17 @@ struct ServeCommand: AsyncParsableCommand {
     var accessLog = SwitchArgument.on
     @Option(name: .customLong("shutdown-grace"), help: "Seconds the responses in flight may take to finish after SIGINT or SIGTERM.")
     var shutdownGrace: Double = 10
+    @Option(name: .customLong("playlist-freshness"), help: ArgumentHelp(
+        "Seconds a cached multivariant playlist counts as fresh when its origin gives no Cache-Control max-age (default 600). Cached ones are served at once; stale ones are revalidated in the background.",
+        valueName: "seconds"))
+    var playlistFreshness: Double = 600
 
     func validate() throws {
         guard shutdownGrace >= 0, shutdownGrace <= 3600 else {
             throw ValidationError("--shutdown-grace takes 0 to 3600 seconds")
+        }
+        guard playlistFreshness >= 0, playlistFreshness <= 7 * 24 * 3600 else {
+            throw ValidationError("--playlist-freshness takes 0 to 604800 seconds (a week)")
         }
         if let coldReadThreads, !(0...256).contains(coldReadThreads) {
             throw ValidationError("--cold-read-threads takes 0 to 256 threads")
@@ -126,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.recordsMetrics = metrics.isOn
         configuration.writesAccessLog = accessLog.isOn
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1000))
+        configuration.playlistFreshness = .milliseconds(Int64(playlistFreshness * 1000))
         let proxy: CacheProxy
         do {
             proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)

@@ -37,6 +37,8 @@ final class TestOrigin: Sendable {
         var contentType: String
         var entityTag: String?
         var lastModified: String?
+        /// The `Cache-Control` header sent with the resource, if any.
+        var cacheControl: String?
         /// Answer with a 302 to this location instead.
         var redirect: String?
         var faults: Faults
@@ -65,6 +67,8 @@ final class TestOrigin: Sendable {
         /// The query, without the `?`; nil when the target had none.
         var query: String? = nil
         var time = ContinuousClock.now
+        /// Whether the request carried `If-None-Match` or `If-Modified-Since`.
+        var isConditional = false
     }
 
     /// How a response ended.
@@ -190,7 +194,8 @@ final class TestOrigin: Sendable {
         let path = String(head.uri.prefix { $0 != "?" })
         let query = head.uri.firstIndex(of: "?").map { String(head.uri[head.uri.index(after: $0)...]) }
         let rangeHeader = head.headers.first(name: "range")
-        log.withLock { $0.append(Request(method: "\(head.method)", path: path, range: rangeHeader, query: query)) }
+        let isConditional = head.headers.contains(name: "if-none-match") || head.headers.contains(name: "if-modified-since")
+        log.withLock { $0.append(Request(method: "\(head.method)", path: path, range: rangeHeader, query: query, isConditional: isConditional)) }
         var resource = resources.withLock { $0[path] }
         if let responder = responders.withLock({ $0[path] }) { resource = await responder(query) }
         guard let resource else {
@@ -217,6 +222,13 @@ final class TestOrigin: Sendable {
         var headers = HTTPHeaders([("Content-Type", resource.contentType), ("Accept-Ranges", "bytes")])
         if let tag = resource.entityTag { headers.add(name: "ETag", value: tag) }
         if let date = resource.lastModified { headers.add(name: "Last-Modified", value: date) }
+        if let cacheControl = resource.cacheControl { headers.add(name: "Cache-Control", value: cacheControl) }
+        if let tag = resource.entityTag, head.headers.first(name: "if-none-match") == tag {
+            headers.add(name: "Content-Length", value: "0")
+            try await outbound.write(contentsOf: [.head(.init(version: .http1_1, status: .notModified, headers: headers)), .end(nil)])
+            record(.complete, for: path)
+            return true
+        }
         if let rangeHeader, !faults.ignoresRange, let requested = Self.parseRange(rangeHeader, length: length) {
             guard let requested = requested else {
                 headers.add(name: "Content-Range", value: "bytes */\(length)")

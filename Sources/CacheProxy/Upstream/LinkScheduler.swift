@@ -1,0 +1,138 @@
+import SparseFile
+import Synchronization
+
+/// Gives the link to the origin to the most urgent fetches in flight.
+///
+/// A phone's link is one narrow pipe that every connection shares, and TCP shares it evenly:
+/// two prefetch transfers beside a starting video leave that video a third of the bandwidth.
+/// So every origin transfer registers here with its ``FetchOwnership``; a transfer less urgent
+/// than the most urgent one registered waits before it sends its request and pauses between
+/// two chunks of its body (it stops reading: the socket's buffer fills and TCP stops the origin
+/// sending), and goes on, from where it stopped, once nothing more urgent is in flight. An
+/// orphaned transfer is cut instead of paused (its bytes are wanted by nobody now).
+///
+/// The check between chunks is one atomic load; the lock is taken when a transfer starts or
+/// ends, when an urgency changes, and by paused transfers.
+final class LinkScheduler: Sendable {
+    private struct Transfer {
+        var key: String
+        var range: ByteRange?
+        var ownership: FetchOwnership
+    }
+
+    private struct State {
+        var transfers: [UInt64: Transfer] = [:]
+        var nextTransfer: UInt64 = 0
+        /// Paused transfers, woken at every change to look again.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+        /// Counts changes, so that a transfer about to pause does not miss one.
+        var generation: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// The urgency of the most urgent transfer registered (``FetchUrgency/orphaned`` when none).
+    private let leading = Atomic<Int>(FetchUrgency.orphaned.rawValue)
+
+    /// The most urgent transfer's urgency now.
+    var leadingUrgency: FetchUrgency { FetchUrgency(rawValue: leading.load(ordering: .relaxed)) ?? .orphaned }
+
+    /// Whether a transfer owned by `ownership` may use the link now.
+    func mayProceed(_ ownership: FetchOwnership) -> Bool {
+        ownership.urgency.rawValue <= leading.load(ordering: .relaxed)
+    }
+
+    /// Runs `body` (one origin transfer of `range` of `key`) registered with `ownership`'s urgency.
+    func transfer<T>(key: String, range: ByteRange?, ownership: FetchOwnership, _ body: () async throws -> T) async throws -> T {
+        let identifier = state.withLock { state -> UInt64 in
+            state.nextTransfer += 1
+            state.transfers[state.nextTransfer] = Transfer(key: key, range: range, ownership: ownership)
+            return state.nextTransfer
+        }
+        reevaluate()
+        defer {
+            state.withLock { _ = $0.transfers.removeValue(forKey: identifier) }
+            reevaluate()
+        }
+        return try await body()
+    }
+
+    /// Waits until a transfer owned by `ownership` may use the link, or is orphaned (its caller
+    /// then cuts it). Throws when the task is cancelled.
+    func waitForTurn(_ ownership: FetchOwnership) async throws {
+        while true {
+            let generation = state.withLock { $0.generation }
+            if mayProceed(ownership) || ownership.urgency == .orphaned { return }
+            try Task.checkCancellation()
+            await waitForChange(after: generation)
+        }
+    }
+
+    /// The client of `ownership` went away: its transfers become orphaned unless followed.
+    func ownerLeft(_ ownership: FetchOwnership) {
+        ownership.ownerLeft()
+        reevaluate()
+    }
+
+    /// A client at `urgency` waits for bytes of `range` (nil: the whole resource) of `key` that
+    /// transfers of others are fetching: they become at least as urgent as that client, and are
+    /// not orphaned when their own client leaves. The client's own transfers (`follower`) are
+    /// left as they are.
+    func raise(key: String, range: ByteRange?, to urgency: FetchUrgency, follower: FetchOwnership? = nil) {
+        let changed = state.withLock { state -> Bool in
+            var changed = false
+            for transfer in state.transfers.values
+            where transfer.key == key && transfer.ownership !== follower && Self.overlap(transfer.range, range) {
+                if transfer.ownership.raise(to: urgency) { changed = true }
+            }
+            return changed
+        }
+        if changed { reevaluate() }
+    }
+
+    private static func overlap(_ lhs: ByteRange?, _ rhs: ByteRange?) -> Bool {
+        guard let lhs, let rhs else { return true }
+        return lhs.overlaps(rhs)
+    }
+
+    /// Transfers registered now, by urgency (for `/status`).
+    var census: [FetchUrgency: Int] {
+        state.withLock { state in
+            var counts: [FetchUrgency: Int] = [:]
+            for transfer in state.transfers.values { counts[transfer.ownership.urgency, default: 0] += 1 }
+            return counts
+        }
+    }
+
+    /// Looks at the urgencies again and wakes every paused transfer to look too.
+    private func reevaluate() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let most = state.transfers.values.map(\.ownership.urgency.rawValue).min() ?? FetchUrgency.orphaned.rawValue
+            leading.store(most, ordering: .relaxed)
+            state.generation &+= 1
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns at the next change after `generation`, or at once when the task is cancelled.
+    private func waitForChange(after generation: UInt64) async {
+        let identifier = state.withLock { state -> UInt64 in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let registered = state.withLock { state -> Bool in
+                    guard state.generation == generation, !Task.isCancelled else { return false }
+                    state.waiters[identifier] = continuation
+                    return true
+                }
+                if !registered { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: identifier) }?.resume()
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import CacheProxy
+import CacheStore
+import SparseFile
+import Testing
+import TestSupport
+
+/// The player before prefetching, on a real origin: a prefetch stops reading while a player
+/// starts a video and goes on from where it stopped, and a fetch whose player went away gives
+/// the link up to the next player instead of finishing.
+@Suite("The player first", .timeLimit(.minutes(2)))
+struct LinkPriorityTests {
+    static let large = TestBytes(seed: 71).bytes(0, 3_000_000)
+
+    private func cachedLength(_ harness: ProxyHarness, _ path: String) -> UInt64 {
+        harness.store.reader(for: harness.store.key(for: harness.origin.url(path))).file?.cachedLength(from: 0) ?? 0
+    }
+
+    @Test("A prefetch pauses while a player's start is in flight, then finishes without fetching anything twice")
+    func prefetchPausesForAStart() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/next.mp4", .init(Self.large, contentType: "video/mp4",
+                                                  faults: .init(chunkDelay: .milliseconds(5), chunkSize: 16 * 1024)))
+            // The player's first request (a probe) waits at the origin, as a response does on a slow link.
+            let gate = TestGate()
+            harness.origin.set("/now.mp4", .init(TestBytes(seed: 72).bytes(0, 200_000), contentType: "video/mp4",
+                                                 faults: .init(pauseAfter: 0, gate: gate)))
+            let prefetch = try await PrefetchTests.post(
+                harness, #"{"urls": ["\#(harness.origin.url("/next.mp4"))"], "bytes": \#(Self.large.count)}"#)
+            #expect(prefetch.status == 202)
+            try await waitUntil("the prefetch is under way") { cachedLength(harness, "/next.mp4") > 200_000 }
+            let player = StreamingRequest(harness, "/now.mp4", headers: [("Range", "bytes=0-1023")])
+            try await waitUntil("the player's request reached the origin") { gate.arrivals == 1 }
+            try await waitUntil("the prefetch paused") { (harness.proxy.status?.traffic.transfersPaused ?? 0) >= 1 }
+            let paused = cachedLength(harness, "/next.mp4")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(cachedLength(harness, "/next.mp4") == paused, "nothing was read while the player waited")
+            #expect(paused < UInt64(Self.large.count))
+            gate.open()
+            #expect(try await player.body() == Array(TestBytes(seed: 72).bytes(0, 1024)))
+            try await waitUntil("the prefetch finished") { cachedLength(harness, "/next.mp4") == UInt64(Self.large.count) }
+            let key = harness.store.key(for: harness.origin.url("/next.mp4"))
+            let reader = harness.store.reader(for: key)
+            var bytes = [UInt8](repeating: 0, count: Self.large.count)
+            let outcome = bytes.withUnsafeMutableBytes { try? reader.read(into: $0, at: 0) }
+            #expect(outcome == .complete)
+            #expect(bytes == Self.large)
+            // The probe of the head and the rest: each byte asked for once.
+            #expect(harness.origin.requests(for: "/next.mp4").count == 2)
+        }
+    }
+
+    @Test("A fetch whose player went away is cut when another player needs the link, and what it stored stays")
+    func orphanGivesWay() async throws {
+        try await ProxyHarness.run(configure: { $0.orphanFetchLimit = 8 << 20 }) { harness in
+            let body = TestBytes(seed: 73).bytes(0, 1_500_000)
+            let gate = TestGate()
+            harness.origin.set("/old.ts", .init(body, faults: .init(chunkDelay: .milliseconds(10), chunkSize: 32 * 1024,
+                                                                   pauseAfter: 200_000, gate: gate)))
+            let nextGate = TestGate()
+            harness.origin.set("/new.ts", .init(TestBytes(seed: 74).bytes(0, 100_000), faults: .init(pauseAfter: 0, gate: nextGate)))
+            do {
+                let connection = try RawConnection(port: harness.port)
+                connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/old.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+                try await waitUntil("the origin holds the old video's body") { gate.arrivals == 1 }
+                _ = await connection.readHead(andBody: 200_000, timeout: .seconds(20))
+            }  // the user swiped: the connection closes
+            let player = StreamingRequest(harness, "/new.ts")
+            try await waitUntil("the next video's request reached the origin") { nextGate.arrivals == 1 }
+            gate.open()
+            try await waitUntil("the old fetch ended") { !harness.origin.outcomes(for: "/old.ts").isEmpty }
+            #expect(harness.origin.outcomes(for: "/old.ts") == [.abandoned], "less than the orphan limit was left, yet it was cut")
+            #expect(harness.proxy.status?.traffic.orphansCut == 1)
+            let kept = cachedLength(harness, "/old.ts")
+            #expect(kept >= 200_000 && kept < UInt64(body.count))
+            nextGate.open()
+            #expect(try await player.body() == TestBytes(seed: 74).bytes(0, 100_000))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+@testable import CacheProxy
+import Testing
+import TestSupport
+
+/// The rules by which origin transfers share the link: the most urgent ones use it, the others
+/// wait, orphans are cut, and a transfer that a more urgent client follows is as urgent.
+@Suite("Sharing the link to the origin by urgency", .timeLimit(.minutes(1)))
+struct LinkSchedulerTests {
+    /// Starts a transfer of `key` at `urgency` that lasts until `release` opens.
+    private func hold(_ scheduler: LinkScheduler, _ key: String, _ ownership: FetchOwnership, until release: TestGate) -> Task<Void, any Error> {
+        Task {
+            try await scheduler.transfer(key: key, range: nil, ownership: ownership) { await release.wait() }
+        }
+    }
+
+    @Test("A less urgent transfer waits while a more urgent one is in flight, and goes on when it ends")
+    func lessUrgentWaits() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let start = FetchOwnership(urgency: .start)
+        let prefetch = FetchOwnership(urgency: .ahead)
+        #expect(scheduler.mayProceed(prefetch))
+        let urgent = hold(scheduler, "a", start, until: release)
+        try await waitUntil("the start transfer is registered") { scheduler.leadingUrgency == .start }
+        #expect(!scheduler.mayProceed(prefetch))
+        #expect(scheduler.mayProceed(start))
+        let waiting = Task { try await scheduler.waitForTurn(prefetch) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(scheduler.census[.start] == 1)
+        release.open()
+        try await urgent.value
+        try await waiting.value
+        #expect(scheduler.mayProceed(prefetch))
+        #expect(scheduler.leadingUrgency == .orphaned, "no transfer is registered any more")
+    }
+
+    @Test("Transfers of the same urgency share the link")
+    func sameUrgencyShares() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let first = FetchOwnership(urgency: .ahead)
+        let second = FetchOwnership(urgency: .ahead)
+        let held = hold(scheduler, "a", first, until: release)
+        try await waitUntil("the first transfer is registered") { scheduler.leadingUrgency == .ahead }
+        #expect(scheduler.mayProceed(second))
+        try await scheduler.waitForTurn(second)
+        release.open()
+        try await held.value
+    }
+
+    @Test("An orphan does not wait for its turn: it comes back to be cut")
+    func orphanComesBack() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let held = hold(scheduler, "a", FetchOwnership(urgency: .ahead), until: release)
+        try await waitUntil("the transfer is registered") { scheduler.leadingUrgency == .ahead }
+        let leaving = FetchOwnership(urgency: .deep)
+        let waiting = Task { try await scheduler.waitForTurn(leaving) }
+        try await Task.sleep(for: .milliseconds(20))
+        scheduler.ownerLeft(leaving)
+        try await waiting.value
+        #expect(leaving.urgency == .orphaned)
+        #expect(!scheduler.mayProceed(leaving))
+        release.open()
+        try await held.value
+    }
+
+    @Test("A transfer whose client left is orphaned; the orphans alone share what is left of the link")
+    func orphansAlone() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let ownership = FetchOwnership(urgency: .start)
+        let held = hold(scheduler, "a", ownership, until: release)
+        try await waitUntil("registered") { scheduler.leadingUrgency == .start }
+        scheduler.ownerLeft(ownership)
+        #expect(scheduler.leadingUrgency == .orphaned)
+        #expect(scheduler.mayProceed(ownership))
+        release.open()
+        try await held.value
+    }
+
+    @Test("A client following a transfer raises it to its own urgency, and keeps it from being orphaned")
+    func followersRaise() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let download = FetchOwnership(urgency: .deep)
+        let held = Task {
+            try await scheduler.transfer(key: "seg", range: .init(offset: 0, length: 1000), ownership: download) { await release.wait() }
+        }
+        try await waitUntil("registered") { scheduler.leadingUrgency == .deep }
+        scheduler.raise(key: "seg", range: .init(offset: 2000, length: 10), to: .start)
+        scheduler.raise(key: "other", range: nil, to: .start)
+        #expect(download.urgency == .deep, "neither the range nor the key overlaps")
+        scheduler.raise(key: "seg", range: .init(offset: 500, length: 10), to: .start)
+        #expect(download.urgency == .start)
+        #expect(scheduler.leadingUrgency == .start)
+        scheduler.ownerLeft(download)
+        #expect(download.urgency == .start, "a followed transfer is not orphaned")
+        release.open()
+        try await held.value
+    }
+
+    @Test("A waiting transfer stops waiting when its task is cancelled")
+    func cancellation() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let held = hold(scheduler, "a", FetchOwnership(urgency: .start), until: release)
+        try await waitUntil("registered") { scheduler.leadingUrgency == .start }
+        let waiting = Task { try await scheduler.waitForTurn(FetchOwnership(urgency: .deep)) }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        release.open()
+        try await held.value
+    }
+}
