@@ -35,8 +35,9 @@ final class SessionEngine: Sendable {
         /// Callers waiting for the buffer to change (a fetch ended, the session closed).
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
-        /// Whether a media playlist has been answered: only the first waits for the start buffer.
-        var startServed = false
+        /// Where the first media playlist answer stands: only that answer waits for the start
+        /// buffer, together with every request that arrives while it waits.
+        var start = StartAnswer.notAsked
     }
 
     init(id: String, request: PlaybackSessionRequest, presentation: SessionPresentation, context: ProxyContext) {
@@ -263,14 +264,39 @@ final class SessionEngine: Sendable {
 
     // MARK: Waiting for the start buffer
 
-    /// Waits, the first time a media playlist of `timeline` is answered, until the start amount
-    /// is cached from its first segment, or the start timeout passes.
+    /// The session's first media playlist answer, which waits for the start buffer.
+    private enum StartAnswer {
+        case notAsked
+        /// The first request waits; so does every other request arriving before the answer is
+        /// given (players and their helpers ask twice at once), until the same deadline.
+        case waiting(until: ContinuousClock.Instant)
+        /// The start was cached, or its deadline passed: answers no longer wait.
+        case given
+    }
+
+    /// Waits, until the session's first media playlist answer is given, for the start amount to
+    /// be cached from the first segment of `timeline`, or the start timeout to pass. Every
+    /// request that arrives before that answer is given waits too, to the same deadline: a
+    /// second request at the same moment must not get a playlist that lists nothing yet.
     func waitForStart(of timeline: SessionTimeline) async {
-        guard let amount = startAmount, !timeline.isLive,
-              state.withLock({ state in defer { state.startServed = true }; return !state.startServed }) else { return }
-        let deadline = clock.now + request.startTimeout
+        guard let amount = startAmount, !timeline.isLive else { return }
+        let deadline = state.withLock { state -> ContinuousClock.Instant? in
+            switch state.start {
+            case .given: return nil
+            case .waiting(let deadline): return deadline
+            case .notAsked:
+                let deadline = clock.now + request.startTimeout
+                state.start = .waiting(until: deadline)
+                return deadline
+            }
+        }
+        guard let deadline else { return }
         while !isClosed, !Task.isCancelled, clock.now < deadline, !isStartCached(amount, of: timeline) {
             await waitForChange(until: deadline)
+        }
+        // A client that went away leaves the answer to the next request, with the same deadline.
+        if !Task.isCancelled {
+            state.withLock { $0.start = .given }
         }
     }
 
