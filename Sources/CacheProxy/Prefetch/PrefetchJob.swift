@@ -24,6 +24,8 @@ final class PrefetchJob: Sendable {
         self.variant = variant
     }
 
+    /// Tries per resource: a transfer cut while paused is taken up again from where it stopped.
+    static let attempts = 3
     /// Stop prefetching once the cache would pass this share of its limit.
     static let storeFillLimit = 0.9
     /// What the first request of a plain file asks for: enough for the box headers of most MP4s.
@@ -163,7 +165,9 @@ final class PrefetchJob: Sendable {
             }
         }
         try await admit(estimate: size)
-        let fetched = try await warmer.bytes(origin, range: range)
+        // A prefetch pauses while players need the link, and a pause longer than the origin's
+        // read timeout ends its transfer: the gap is fetched again, not the video given up.
+        let fetched = try await warmer.bytes(origin, range: range, attempts: Self.attempts)
         spent.add(fetched, ordering: .relaxed)
         context.metrics?.recordPrefetched(fetched)
     }
