@@ -90,10 +90,12 @@ player() {
         --watch "$watch" --height "$height" "$@"
 }
 
-# proxy_up NAME: a fresh proxy on a fresh cache, allowed to fetch from the test origin only; its
+# proxy_up NAME: a fresh proxy on a new cache (of this link and pass), allowed to fetch from the test origin only; its
 # log (the access log at info) goes to the link's folder.
 proxy_up() {
-    PROXY_LOG_LEVEL=info start_proxy "$binary" "$WORK/cache-$1" --max-size 4GiB \
+    local cache=$WORK/cache-$link_name-$1
+    [ ! -e "$cache" ] || { echo "bench-feed: $cache exists: the $1 pass would not start cold" >&2; exit 1; }
+    PROXY_LOG_LEVEL=info start_proxy "$binary" "$cache" --max-size 4GiB \
         --allow-host "$FEED_ORIGIN_ADDRESS" 2>"$link_dir/proxy-$1.log" ||
         { tail -5 "$link_dir/proxy-$1.log" >&2; exit 1; }
     proxy=http://127.0.0.1:$PROXY_PORT

@@ -15,6 +15,7 @@ import os
 import re
 import statistics
 import sys
+import urllib.parse
 
 PASSES = [
     ("direct", "direct to the origin"),
@@ -284,6 +285,17 @@ class LinkReport:
             if unseen:
                 self.failures.append(f"the origin's access log does not show the direct pass's multivariant requests "
                                      f"of {len(unseen)} videos ({', '.join(unseen[:3])}) within 0.5 s of the player's")
+        # A cold pass starts on an empty cache: the origin must have sent every video's first
+        # segment during it (during the prefetch pass, possibly before the video's start).
+        for name in ("cold", "prefetch"):
+            if name not in self.passes:
+                continue
+            start, end = self.passes[name]["start"], self.passes[name]["end"]
+            for video in self.passes[name]["videos"]:
+                first = next((urllib.parse.urlsplit(request["url"]).path for request in video["requests"]
+                              if request["kind"] == "segment 0"), None)
+                if first and not any(request["uri"] == first and start <= request["start"] <= end for request in self.log.requests):
+                    self.failures.append(f"the {name} pass was not cold: the origin never sent {first} during it")
         check = self.link.get("check")
         if not check:
             self.failures.append("no link check")
@@ -352,7 +364,7 @@ def main():
             missed += met is False
             print(f"  {verdict:<4}  {goal}: {measured}")
     print("  n/a   no regression on loopback: measured by scripts/bench-proxy.sh and Benchmarks/proxy/compare-caches.sh, not here")
-    failures = [failure for report in reports for failure in report.failures]
+    failures = [f"{report.link['rate']}/{report.link['delayMs']} ms: {failure}" for report in reports for failure in report.failures]
     for failure in failures:
         print(f"RUN FAILED: {failure}")
     if failures:
