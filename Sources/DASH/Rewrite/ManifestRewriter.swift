@@ -95,6 +95,7 @@ struct ManifestRewriter {
             guard record.kind.isLevel, !isRemoved(record.start) else { continue }
             let parentPair = element == 0 ? rootPair : pair(above: element)
             var levelPair = parentPair
+            if element == 0, let inserted = insertBaseURLIfServedElsewhere() { levelPair = inserted }
             for (position, baseURL) in document.children(of: element, kind: .baseURL).enumerated() {
                 let value = document.uriText(of: baseURL)
                 let written = try decide(value, pairs: [parentPair], at: Int(record.start))
@@ -106,6 +107,25 @@ struct ManifestRewriter {
             }
             levelPairs[element] = levelPair
         }
+    }
+
+    /// References left implicit (a SegmentURL without @media, an Initialization without
+    /// @sourceURL, a SegmentBase without a BaseURL) are the base itself: served from a URL that is
+    /// not the MPD's path form, with no MPD-level BaseURL to rewrite, they would point at the
+    /// served URL. Then a `BaseURL` holding the MPD's path form is inserted first in the MPD,
+    /// and every relative reference below it resolves through the proxy as written.
+    private mutating func insertBaseURLIfServedElsewhere() -> BasePair? {
+        let root = document.elements[0]
+        guard document.firstChild(of: 0, kind: .baseURL) == nil, !root.isEmptyElementTag,
+              policy.endpoint.originURL(for: rootPair.served.string) != DASHProxyEndpoint.normalized(rootPair.origin.string),
+              let pathForm = policy.endpoint.url(for: rootPair.origin.string), let served = DASHAbsoluteURL(pathForm)
+        else { return nil }
+        let prefix = document.bytes[Int(root.start + 1)..<Int(root.localNameStart)]
+        var element: [UInt8] = Array("<".utf8) + prefix + Array("BaseURL>".utf8)
+        XMLText.appendEscaped(pathForm.utf8, to: &element)
+        element += Array("</".utf8) + prefix + Array("BaseURL>".utf8)
+        edits.append((Int(root.startTagEnd)..<Int(root.startTagEnd), element))
+        return BasePair(origin: rootPair.origin, served: served)
     }
 
     /// The pair of the nearest level element above `element`.
@@ -237,7 +257,10 @@ struct ManifestRewriter {
     /// The input with the edits applied; edits inside a removed range are dropped with it.
     private func applied() -> [UInt8] {
         let bytes = document.bytes
-        let ordered = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        // An insertion (an empty range) goes before a removal starting at the same offset.
+        let ordered = edits.sorted {
+            ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
+        }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + edits.count * 48)
         var cursor = 0

@@ -28,6 +28,14 @@ enum ByteClass {
         return bits
     }
 
+    /// ``table`` in memory that is never freed, for the tokenizer's loops: an unsafe pointer
+    /// needs no bounds check per byte. Immutable after initialization.
+    nonisolated(unsafe) static let pointer: UnsafePointer<UInt8> = {
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        memory.initialize(from: table, count: 256)
+        return UnsafePointer(memory)
+    }()
+
     @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D

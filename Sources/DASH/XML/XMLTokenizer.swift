@@ -10,7 +10,7 @@ struct XMLTokenizer: ~Copyable {
     let count: Int
     let limits: DASHParserLimits
     /// Read once: a static is behind a lazy-initialization check on every access.
-    let classes = ByteClass.table
+    let classes = ByteClass.pointer
 
     var elements: [ElementRecord] = []
     var attributes: [AttributeRecord] = []
@@ -26,8 +26,10 @@ struct XMLTokenizer: ~Copyable {
         self.base = base
         self.count = count
         self.limits = limits
-        elements.reserveCapacity(min(count / 24 + 16, 1 << 16))
-        attributes.reserveCapacity(min(count / 12 + 16, 1 << 17))
+        // Room for the densest real MPDs (an `S` element every 20 bytes, an attribute every 10)
+        // at once: growing by copies costs more than memory the kernel maps only when touched.
+        elements.reserveCapacity(count / 20 + 16)
+        attributes.reserveCapacity(count / 10 + 16)
     }
 
     // MARK: - Errors

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `sparsecache dash`: parse, format, rewrite, lint MPDs and list their segments.
+/// `sparsecache dash`: parse, format, rewrite, lint and benchmark MPDs and list their segments.
 struct DASHCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dash",
@@ -11,6 +11,7 @@ struct DASHCommand: ParsableCommand {
             DASHRewriteCommand.self,
             DASHLintCommand.self,
             DASHSegmentsCommand.self,
+            DASHBenchCommand.self,
         ]
     )
 }
