@@ -35,7 +35,7 @@ public struct DASHManifest: Sendable {
             } catch {
                 return .failure(error)
             }
-            return .success((tokenizer.elements, tokenizer.attributes))
+            return .success((tokenizer.elements.array(), tokenizer.attributes.array()))
         }
         let (elements, attributes) = try result.get()
         let document = XMLDocument(bytes: bytes, elements: elements, attributes: attributes)

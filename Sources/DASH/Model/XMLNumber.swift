@@ -33,6 +33,26 @@ enum XMLNumber {
         return value
     }
 
+    /// ``unsigned(_:)`` of `bytes[start..<end]`, the checker's fast path for `S@t` and `S@d`.
+    @inline(__always)
+    static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> UInt64? {
+        var first = start
+        var last = end
+        while first < last && ByteClass.isWhitespace(bytes[first]) { first += 1 }
+        while last > first && ByteClass.isWhitespace(bytes[last - 1]) { last -= 1 }
+        if first < last && bytes[first] == UInt8(ascii: "+") { first += 1 }
+        guard first < last, let base = bytes.baseAddress else { return nil }
+        // 19 digits cannot overflow 64 bits: no check per digit for every real value.
+        guard last - first <= 19 else { return unsigned(bytes: bytes[first..<last]) }
+        var value: UInt64 = 0
+        for index in first..<last {
+            let digit = base[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ UInt64(digit)
+        }
+        return value
+    }
+
     /// An `xs:integer` that fits in 64 bits.
     static func signed(_ text: String) -> Int64? {
         let value = trimmed(text)

@@ -106,38 +106,48 @@ struct ManifestChecker {
     }
 
     /// `S@d` is required, `@t` and `@d` unsigned, `@r` an integer not below -1, and no run may
-    /// start before the previous one ended.
+    /// start before the previous one ended. The hot loop of a long timeline: each `S` is read in
+    /// one pass over its attributes.
     private mutating func checkTimeline(_ index: Int32) throws(DASHParseError) {
+        let elements = document.elements
+        let attributes = document.attributes
+        let bytes = document.bytes
         var end: UInt64? = 0
-        var child = document.elements[Int(index)].firstChild
+        var child = elements[Int(index)].firstChild
         while child >= 0 {
-            defer { child = document.elements[Int(child)].nextSibling }
-            guard document.elements[Int(child)].kind == .s else { continue }
-            let time = try unsignedAttribute(child, "t")
-            guard let durationAttribute = document.attribute("d", of: child) else {
+            let record = elements[Int(child)]
+            defer { child = record.nextSibling }
+            guard record.kind == .s else { continue }
+            let entry = attributes.withUnsafeBufferPointer { attributes in
+                bytes.withUnsafeBufferPointer { bytes in
+                    TimelineAttributes(document: document, attributes: attributes, bytes: bytes, record: record)
+                }
+            }
+            if entry.t >= 0 && entry.time == nil { try report(.value, "@t is not an unsigned integer", attribute: entry.t) }
+            guard entry.d >= 0 else {
                 try report(.missingAttribute, "S without @d", child)
                 end = nil
                 continue
             }
-            let duration = try unsignedAttribute(child, "d")
-            var repeats: Int64 = 0
-            if let attribute = document.attribute("r", of: child) {
-                if let value = XMLNumber.signed(document.value(ofAttribute: attribute)) {
-                    repeats = value
-                    if value < -1 { try report(.timeline, "S@r is \(value); the only negative value is -1", attribute: attribute) }
-                } else {
-                    try report(.value, "S@r is not an integer", attribute: attribute)
-                }
-            }
-            if let time, let previousEnd = end, time < previousEnd {
-                try report(.timeline, "S@t \(time) starts before the previous run ends at \(previousEnd)", child)
-            }
-            if duration == 0 { try report(.value, "S@d must be above 0", attribute: durationAttribute) }
-            guard let start = time ?? end, let duration, duration > 0 else {
+            guard let duration = entry.duration else {
+                try report(.value, "@d is not an unsigned integer", attribute: entry.d)
                 end = nil
                 continue
             }
-            if repeats < 0 {
+            if duration == 0 { try report(.value, "S@d must be above 0", attribute: entry.d) }
+            var repeats: Int64 = 0
+            if entry.r >= 0 {
+                if let value = XMLNumber.signed(document.value(ofAttribute: entry.r)) {
+                    repeats = value
+                    if value < -1 { try report(.timeline, "S@r is \(value); the only negative value is -1", attribute: entry.r) }
+                } else {
+                    try report(.value, "S@r is not an integer", attribute: entry.r)
+                }
+            }
+            if let time = entry.time, let previousEnd = end, time < previousEnd {
+                try report(.timeline, "S@t \(time) starts before the previous run ends at \(previousEnd)", child)
+            }
+            guard let start = entry.time ?? end, duration > 0, repeats >= 0 else {
                 end = nil
                 continue
             }

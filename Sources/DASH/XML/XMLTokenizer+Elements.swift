@@ -203,7 +203,8 @@ extension XMLTokenizer {
 
     /// `xmlns:p="urn:mpeg:dash:schema:mpd:2011"` on the root element.
     private mutating func recordMPDPrefixes(from first: Int) {
-        for attribute in attributes[first...] where attribute.isPrefixed {
+        for index in first..<attributes.count where attributes[index].isPrefixed {
+            let attribute = attributes[index]
             let nameStart = Int(attribute.nameStart)
             guard Int(attribute.nameEnd) - nameStart > 6, hasPrefix("xmlns:", at: nameStart) else { continue }
             let value = UnsafeBufferPointer(start: base + Int(attribute.valueStart),

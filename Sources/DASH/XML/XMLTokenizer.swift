@@ -12,8 +12,8 @@ struct XMLTokenizer: ~Copyable {
     /// Read once: a static is behind a lazy-initialization check on every access.
     let classes = ByteClass.pointer
 
-    var elements: [ElementRecord] = []
-    var attributes: [AttributeRecord] = []
+    var elements: RecordStore<ElementRecord>
+    var attributes: RecordStore<AttributeRecord>
     /// Prefixes that the root element binds to the MPD namespace (`<mpd:MPD xmlns:mpd=...>`).
     var mpdPrefixes: [[UInt8]] = []
     /// The open elements, innermost last, each with the index of its last child so far.
@@ -28,8 +28,8 @@ struct XMLTokenizer: ~Copyable {
         self.limits = limits
         // Room for the densest real MPDs (an `S` element every 20 bytes, an attribute every 10)
         // at once: growing by copies costs more than memory the kernel maps only when touched.
-        elements.reserveCapacity(count / 20 + 16)
-        attributes.reserveCapacity(count / 10 + 16)
+        elements = RecordStore(reserving: count / 20 + 16)
+        attributes = RecordStore(reserving: count / 10 + 16)
     }
 
     // MARK: - Errors
