@@ -39,7 +39,8 @@ toolchain_bin=$(dirname "$(readlink -f "$(command -v swift)")")
 targets() {
     for dir in Fuzz/*/; do
         name=$(basename "$dir")
-        [ -f "$dir/$name.swift" ] && echo "$name"
+        # Folders without <name>.swift (the mutator's module, corpora, artifacts) are no targets.
+        if [ -f "$dir/$name.swift" ]; then echo "$name"; fi
     done
 }
 
