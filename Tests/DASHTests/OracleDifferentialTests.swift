@@ -1,6 +1,7 @@
 import DASH
 import Foundation
 import Testing
+import TestSupport
 
 /// Compares the parser and segment addressing with a Python oracle: the `mpegdash` package
 /// (PyPI) parses each MPD, and `Fixtures/oracle_mpegdash.py` lists the Representations and their
@@ -11,43 +12,22 @@ import Testing
     static let script = Fixtures.folder.appendingPathComponent("oracle_mpegdash.py").path
 
     /// A python3 that imports mpegdash: the bench venv's, else the one on PATH.
-    static let python: String? = {
-        let venv = Fixtures.repositoryRoot.appendingPathComponent(".build-bench/venv/bin/python").path
-        for candidate in [venv, "/usr/bin/env"] where FileManager.default.isExecutableFile(atPath: candidate) {
-            let arguments = candidate == venv ? ["-c", "import mpegdash"] : ["python3", "-c", "import mpegdash"]
-            if (try? run(candidate, arguments))?.status == 0 { return candidate }
-        }
-        return nil
-    }()
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
+    static let python = PythonModule("mpegdash", repositoryRoot: Fixtures.repositoryRoot)
 
     static func oracle(_ arguments: [String]) throws -> Data {
-        let python = try #require(python)
-        let result = try run(python, (python.hasSuffix("env") ? ["python3"] : []) + [script] + arguments)
+        let result = try python.run([script] + arguments)
         #expect(result.status == 0, "oracle \(arguments.prefix(3)) failed")
         return result.output
     }
 
-    @Test(.enabled(if: python != nil, "python3 with the mpegdash package not found (pip install mpegdash; scripts/ensure-deps.sh test installs it)"))
+    @Test(.enabled(if: python.interpreter != nil, "python3 with the mpegdash package not found (pip install mpegdash; scripts/ensure-deps.sh test installs it)"))
     func fixturesAgreeWithTheOracle() throws {
         let files = Fixtures.manifests.map { Fixtures.folder.appendingPathComponent($0).path }
         let compared = try compare(files)
         #expect(compared >= 8)
     }
 
-    @Test(.enabled(if: python != nil, "python3 with the mpegdash package not found (pip install mpegdash; scripts/ensure-deps.sh test installs it)"))
+    @Test(.enabled(if: python.interpreter != nil, "python3 with the mpegdash package not found (pip install mpegdash; scripts/ensure-deps.sh test installs it)"))
     func generatedManifestsAgreeWithTheOracleAndRoundTrip() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dash-oracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

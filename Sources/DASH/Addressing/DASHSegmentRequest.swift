@@ -38,7 +38,7 @@ public struct DASHTimeRange: Hashable, Sendable {
 }
 
 /// Why the segments of a Representation could not be listed, and which element was to blame.
-public struct DASHAddressingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DASHAddressingError: DASHPositionedError {
     /// Why. Codes are stable strings.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
@@ -78,7 +78,4 @@ public struct DASHAddressingError: Error, Hashable, Sendable, CustomStringConver
         self.position = position
     }
 
-    public static func == (lhs: DASHAddressingError, rhs: DASHAddressingError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { position.line > 0 ? "\(position): \(message)" : message }
 }

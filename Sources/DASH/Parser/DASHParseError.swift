@@ -1,7 +1,7 @@
 /// Why an MPD could not be parsed, and where.
 ///
 /// Errors compare by code, so callers match on ``Code`` rather than on the message.
-public struct DASHParseError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DASHParseError: DASHPositionedError {
     /// Why parsing failed. Codes are stable strings.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
@@ -49,8 +49,5 @@ public struct DASHParseError: Error, Hashable, Sendable, CustomStringConvertible
     /// 1-based column in bytes, 0 for the input as a whole.
     public var column: Int { position.column }
 
-    public static func == (lhs: DASHParseError, rhs: DASHParseError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    public var description: String { position.line > 0 ? "\(position): \(message)" : message }
 }

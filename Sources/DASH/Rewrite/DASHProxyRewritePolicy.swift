@@ -57,7 +57,7 @@ public struct DASHProxyRewritePolicy: Sendable {
 }
 
 /// Why an MPD could not be rewritten for the proxy, and where.
-public struct DASHRewriteError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DASHRewriteError: DASHPositionedError {
     /// Why. Codes are stable strings.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
@@ -88,7 +88,4 @@ public struct DASHRewriteError: Error, Hashable, Sendable, CustomStringConvertib
         self.position = position
     }
 
-    public static func == (lhs: DASHRewriteError, rhs: DASHRewriteError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { "\(position): \(message)" }
 }
