@@ -17,6 +17,30 @@ struct ReferenceTests {
         #expect(result.outputText == expected + "\n")
     }
 
+    @Test("url encodes the spaces and non-ASCII characters of a pasted URL as browsers and curl do, and leaves % as written", arguments: [
+        // The origin then gets http://host/a%20b/x.m3u8?sig=1&e=2: the %20 itself is encoded in the url parameter.
+        ("http://host/a b/x.m3u8?sig=1&e=2", "http://127.0.0.1:9000/proxy?url=http%3A%2F%2Fhost%2Fa%2520b%2Fx.m3u8%3Fsig%3D1%26e%3D2"),
+        ("http://o.example/caf\u{E9}/x.ts?q=a b", "http://127.0.0.1:9000/proxy?url=http%3A%2F%2Fo.example%2Fcaf%25C3%25A9%2Fx.ts%3Fq%3Da%2520b"),
+        ("http://o.example/\u{1F3AC} 1.ts", "http://127.0.0.1:9000/proxy?url=http%3A%2F%2Fo.example%2F%25F0%259F%258E%25AC%25201.ts"),
+        ("http://o.example/a%20b.ts", "http://127.0.0.1:9000/proxy?url=http%3A%2F%2Fo.example%2Fa%2520b.ts"),
+    ])
+    func urlEncodesPastedURLs(url: String, expected: String) throws {
+        let result = try CommandLineTool.run(["url", url])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputText == expected + "\n")
+    }
+
+    @Test("url refuses control characters, naming where", arguments: [
+        ("http://o.example/a\tb.ts", "U+0009) at character 19"), ("http://o.example/a.ts\n", "U+000A) at character 22"),
+        ("http://o.example/\u{7F}", "U+007F) at character 18"), ("http://o.example/\u{85}x", "U+0085) at character 18"),
+    ])
+    func urlRefusesControlCharacters(url: String, position: String) throws {
+        let result = try CommandLineTool.run(["url", url])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("is not a URL the proxy fetches: it holds a control character (\(position)"), "\(result.standardError)")
+        #expect(result.outputText.isEmpty)
+    }
+
     @Test("url refuses what the proxy would not fetch", arguments: ["ftp://o.example/a", "cdn.example.com/a.m3u8", "http://user:pw@o.example/"])
     func urlRefusals(url: String) throws {
         let result = try CommandLineTool.run(["url", url])

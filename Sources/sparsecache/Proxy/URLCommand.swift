@@ -10,7 +10,9 @@ struct URLCommand: ParsableCommand {
         discussion: """
             The origin URL is percent-encoded whole, so its own query (a signed URL's signature) reaches the origin \
             intact: https://cdn.example.com/a.m3u8?t=1 becomes \
-            http://127.0.0.1:9000/proxy?url=https%3A%2F%2Fcdn.example.com%2Fa.m3u8%3Ft%3D1.
+            http://127.0.0.1:9000/proxy?url=https%3A%2F%2Fcdn.example.com%2Fa.m3u8%3Ft%3D1. \
+            Spaces and non-ASCII characters are percent-encoded first, as browsers and curl send them \
+            (http://o.example/a b/é.m3u8 plays http://o.example/a%20b/%C3%A9.m3u8); control characters are refused.
             """)
 
     @Argument(help: ArgumentHelp("The origin's http or https URL.", valueName: "origin-url"))
@@ -19,15 +21,28 @@ struct URLCommand: ParsableCommand {
     @Option(help: "The address the proxy listens on.") var host = "127.0.0.1"
 
     func validate() throws {
-        do {
-            _ = try OriginURL(parsing: Array(originURL.utf8))
-        } catch {
-            throw ValidationError("\(originURL) is not a URL the proxy fetches: \(error.message)")
-        }
+        _ = try encodedOriginURL()
         guard (1...65535).contains(port) else { throw ValidationError("--port takes 1 to 65535") }
     }
 
-    func run() {
-        writeToStandardOutput(ProxyAddress(host: host, port: port).proxyURL(for: originURL) + "\n")
+    func run() throws {
+        writeToStandardOutput(ProxyAddress(host: host, port: port).proxyURL(for: try encodedOriginURL()) + "\n")
+    }
+
+    /// The origin URL with its spaces and non-ASCII characters percent-encoded, checked to be
+    /// one the proxy fetches.
+    private func encodedOriginURL() throws(ValidationError) -> String {
+        let encoded: String
+        do {
+            encoded = try PastedURL.encoded(originURL)
+        } catch {
+            throw ValidationError("\(originURL.debugDescription) is not a URL the proxy fetches: \(error.message)")
+        }
+        do {
+            _ = try OriginURL(parsing: Array(encoded.utf8))
+        } catch {
+            throw ValidationError("\(originURL) is not a URL the proxy fetches: \(error.message)")
+        }
+        return encoded
     }
 }
