@@ -6,6 +6,8 @@
 # Usage: Benchmarks/proxy/compare-builds.sh OLD_BINARY NEW_BINARY [CONNECTIONS (16)] [ROUNDS (3)]
 # DROP_PAGES=1 drops the cache files' pages from memory before the rounds, as a kernel reclaiming
 # idle pages does (this machine's DAMON pageout), so that the first ranges are cold reads.
+# Goal: NEW's median CPU time per request at most GOAL_CPU_RATIO (default 1.05) times OLD's, and
+# no request refused or failed; exits 1 when it is missed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Benchmarks/proxy/common.sh
@@ -47,7 +49,10 @@ measure() {
     before=$(cpu_ticks "$@")
     output=$(wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d3s -s Benchmarks/proxy/ranges.lua "$url" -- $((200 * 1024 * 1024)))
     # A refused or failed request is cheap and would flatter a build: none may be counted.
-    if grep -q -E "Non-2xx|Socket errors" <<<"$output"; then grep -E "Non-2xx|Socket errors" <<<"$output" | sed "s#^#    $url: #" >&2; fi
+    if grep -q -E "Non-2xx|Socket errors" <<<"$output"; then
+        grep -E "Non-2xx|Socket errors" <<<"$output" | sed "s#^#    $url: #" >&2
+        : >"$work/errors"
+    fi
     after=$(cpu_ticks "$@")
     awk -v before="$before" -v after="$after" -v hz="$(getconf CLK_TCK)" '
         /requests in/ { requests = $1 } /^Requests\/sec:/ { rate = $2 }
@@ -62,8 +67,18 @@ for round in $(seq 1 "$rounds"); do
     for row in "$(measure "$origin/movie.mp4" $nginx_workers)" "$(measure "$old" "$old_pid")" "$(measure "$new" "$PROXY_PID")"; do
         read -r rate cpu <<<"$row"
         printf " %12s (%5s)" "$rate" "$cpu"
-    done | { printf "%-6s" "$round"; cat; echo; }
+    done | { printf "%-6s" "$round"; cat; echo; } | tee -a "$work/rounds"
 done
+# The medians of the rounds, new against old.
+summary=$(awk '
+    function median(values, count,    i, j, t) {
+        for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] < values[i]) { t = values[i]; values[i] = values[j]; values[j] = t }
+        return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
+    }
+    { gsub(/[()]/, ""); n++; oldRate[n] = $4; oldCPU[n] = $5; newRate[n] = $6; newCPU[n] = $7 }
+    END { printf "%.3f %.3f", median(newRate, n) / median(oldRate, n), median(newCPU, n) / median(oldCPU, n) }' "$work/rounds")
+read -r rate_ratio cpu_ratio <<<"$summary"
+echo "new / old, medians of $rounds rounds: req/s ${rate_ratio}x, CPU per request ${cpu_ratio}x (goal <= ${GOAL_CPU_RATIO:-1.05})"
 # How each build answered: hits from the raw request bytes among its requests.
 for port in "$old_port" "$PROXY_PORT"; do
     curl -sf "http://127.0.0.1:$port/status" | python3 -c '
@@ -74,3 +89,12 @@ print("port %s: %d of %d requests answered from the raw request bytes, %s writte
     traffic.get("coldReads", 0)))
 ' "$port"
 done
+if [ -e "$work/errors" ]; then
+    echo "compare-builds: goal missed: requests were refused or failed" >&2
+    exit 1
+fi
+if ! awk -v ratio="$cpu_ratio" -v goal="${GOAL_CPU_RATIO:-1.05}" 'BEGIN { exit !(ratio <= goal) }'; then
+    echo "compare-builds: goal missed: the new build's CPU per request is ${cpu_ratio}x the old one's" >&2
+    exit 1
+fi
+echo "compare-builds: goal met"

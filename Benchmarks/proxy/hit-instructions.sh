@@ -7,6 +7,10 @@
 # (Benchmarks/proxy/range_hits.py, every answer checked), and the instructions of every thread
 # of the proxy are divided by COUNT. The kernel's part (the copy, TCP) is not counted.
 # Usage: Benchmarks/proxy/hit-instructions.sh BINARY...   (COUNT=2000)
+# Goal: the first binary is the baseline; every other one costs at most GOAL_RATIO (default 1.02)
+# times its instructions per hit. A single binary is held to MAX_INSTRUCTIONS per hit (default
+# 25,000: the counts are stable to a few per mille, the latest build's is in Docs/BENCHMARKS.md).
+# Exits 1 when a goal is missed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Benchmarks/proxy/common.sh
@@ -44,5 +48,23 @@ for binary in "$@"; do
     VALGRIND_PID=""
     # The dump made on request is the file's part 1; the one written at exit is not counted.
     instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.$name".*1)
-    echo "$binary: $((instructions / count)) instructions per 64 KiB range hit (user space, $count hits)"
+    per_hit=$((instructions / count))
+    echo "$binary: $per_hit instructions per 64 KiB range hit (user space, $count hits)"
+    if [ -z "${baseline:-}" ]; then
+        baseline=$per_hit
+        baseline_binary=$binary
+    else
+        ratio=$(awk -v a="$per_hit" -v b="$baseline" 'BEGIN { printf "%.3f", a / b }')
+        echo "  $ratio x the baseline ($baseline_binary)"
+        if ! awk -v ratio="$ratio" -v goal="${GOAL_RATIO:-1.02}" 'BEGIN { exit !(ratio <= goal) }'; then
+            echo "hit-instructions: goal missed: $binary costs $ratio x the baseline's instructions per hit (goal <= ${GOAL_RATIO:-1.02})" >&2
+            missed=1
+        fi
+    fi
 done
+if [ $# -eq 1 ] && [ "$baseline" -gt "${MAX_INSTRUCTIONS:-25000}" ]; then
+    echo "hit-instructions: goal missed: $baseline instructions per hit > ${MAX_INSTRUCTIONS:-25000}" >&2
+    missed=1
+fi
+[ "${missed:-0}" -eq 0 ] && echo "hit-instructions: goal met"
+[ "${missed:-0}" -eq 0 ]

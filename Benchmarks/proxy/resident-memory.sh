@@ -6,6 +6,9 @@
 # connections GETting 8 cached 2 MB segments over and over. Each figure is the peak of samples
 # taken every 0.2 s. The script fails when a curl client gets anything but a 200 with at least
 # 1 MB, or when wrk sees a socket error or a status other than 2xx.
+# Goal: under each load, what the proxy allocated (RssAnon) grows by at most GOAL_ANON_MIB
+# (default 16) MiB over the idle proxy's, measured in the same run (it grows by about 1 MiB);
+# exits 1 when it is missed.
 #
 # Usage: Benchmarks/proxy/resident-memory.sh [SPARSECACHE_BINARY [serve options...]]
 #        (default: a release build; --mapped-memory 0 sends every hit with sendfile)
@@ -48,7 +51,8 @@ peak() {
 }
 show() { awk -v name="$1" '{ printf "%-48s VmRSS %6.1f MiB  RssAnon %5.1f MiB  RssFile %5.1f MiB\n", name, $1 / 1024, $2 / 1024, $3 / 1024 }' <<<"$2"; }
 
-show "idle, just after the warming hits" "$(memory)"
+idle=$(memory)
+show "idle, just after the warming hits" "$idle"
 # Mappings no hit used for a second are released (CacheProxyConfiguration.MappedFiles.idleRelease).
 sleep 3
 show "idle, 3 s later" "$(memory)"
@@ -78,3 +82,19 @@ wait "$load"
 grep -q "Non-2xx\|Socket errors" "$work/wrk.out" && { echo "resident-memory: wrk saw errors" >&2; cat "$work/wrk.out" >&2; exit 1; }
 show "64 connections on 8 cached 2 MB segments" "$segments"
 echo "  ($(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.out") requests/s)"
+# anon_goal NAME SAMPLE: the load's RssAnon against the idle proxy's.
+anon_goal() {
+    awk -v name="$1" -v idle="$(awk '{ print $2 }' <<<"$idle")" -v goal="${GOAL_ANON_MIB:-16}" '{
+        growth = ($2 - idle) / 1024
+        printf "%s: RssAnon %.1f MiB, %.2fx the idle proxy'"'"'s %.1f MiB (+%.1f MiB, goal at most +%s MiB)\n", name, $2 / 1024, $2 / idle, idle / 1024, growth, goal
+        exit growth <= goal ? 0 : 1
+    }' <<<"$2"
+}
+missed=0
+anon_goal "64 streams" "$streaming" || missed=1
+anon_goal "64 connections on segments" "$segments" || missed=1
+if [ "$missed" -ne 0 ]; then
+    echo "resident-memory: goal missed" >&2
+    exit 1
+fi
+echo "resident-memory: goal met"
