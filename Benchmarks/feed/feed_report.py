@@ -137,6 +137,7 @@ class LinkReport:
             if os.path.exists(path):
                 self.passes[name] = json.load(open(path))
         self.ahead = ahead
+        self.media_root = media_root
         self.failures = []
 
     def starts(self, name):
@@ -241,6 +242,27 @@ class LinkReport:
                 notes.append(f"other videos' bytes on the link while a video waited to start: median "
                              f"≈{megabytes(statistics.median(competing))}, max ≈{megabytes(max(competing))} "
                              f"(its own first segment is {megabytes(self.first_segment_size(videos[0]))})")
+            # Prefetching of the video the user swipes to, cut at that swipe (the list posted then
+            # names the next videos only), and bytes the origin sent more than once in the pass.
+            cut_at_swipe = []
+            for previous, video in zip(videos, videos[1:]):
+                for request in self.log.requests:
+                    if (request["video"] == video["video"] and request["start"] < video["t0"]
+                            and abs(request["end"] - previous["swipe"]) < 0.5
+                            and request["whole"] is not None and request["bytes"] < request["whole"]):
+                        cut_at_swipe.append(f"{video['video']} {request['resource']} at {megabytes(request['bytes'])} of {megabytes(request['whole'])}")
+            if cut_at_swipe:
+                notes.append(f"{len(cut_at_swipe)} transfers of the video swiped to were cut at that swipe: " + ", ".join(cut_at_swipe))
+            sent_by_uri = {}
+            for request in in_pass:
+                if request["whole"] is not None and not request["uri"].endswith(".m3u8"):
+                    sent_by_uri.setdefault(request["uri"], []).append(request)
+            again = {uri: sum(request["bytes"] for request in requests) - os.path.getsize(os.path.join(self.media_root, uri.lstrip("/")))
+                     for uri, requests in sent_by_uri.items() if len(requests) > 1}
+            again = {uri: extra for uri, extra in again.items() if extra > 0}
+            if again:
+                notes.append(f"{megabytes(sum(again.values()))} of media sent more than once ({len(again)} resources, e.g. "
+                             + ", ".join(f"{uri.lstrip('/')} +{extra:,} bytes" for uri, extra in sorted(again.items(), key=lambda item: -item[1])[:3]) + ")")
             if name in ("replay", "offline", "prefetch"):
                 notes.append(f"{own_playlists} of {len(videos)} videos had a playlist of their own fetched from the origin before their first segment")
             posts = self.passes[name].get("prefetch", [])
