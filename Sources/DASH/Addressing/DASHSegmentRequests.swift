@@ -32,7 +32,8 @@ public struct DASHSegmentRequests: Sequence, Sendable {
 
     init(runs: [Run], expansion: Expansion) {
         source = .runs(runs, expansion)
-        count = Int(runs.reduce(UInt64(0)) { $0 + $1.count })
+        // The planner bounded the sum by the segment limit, an Int.
+        count = Int(clamping: runs.reduce(UInt64(0)) { $0 &+ $1.count })
     }
 
     init(explicit requests: [DASHSegmentRequest]) {

@@ -22,6 +22,7 @@ struct SegmentPlanner {
     /// `seconds` from the Period start as media time: `@presentationTimeOffset` plus the ticks,
     /// clamped to what 64 bits hold.
     private func mediaTime(_ seconds: Double) -> UInt64 {
+        guard !seconds.isNaN else { return presentationTimeOffset }
         let ticks = max(0, seconds) * Double(timescale)
         let clamped = ticks >= 1.8e19 ? UInt64.max : UInt64(ticks)
         let (sum, overflow) = presentationTimeOffset.addingReportingOverflow(clamped)
@@ -83,8 +84,9 @@ struct SegmentPlanner {
             }
             let (first, last) = overlapping(time: time, duration: duration, count: count)
             if last > first {
-                total += last - first
-                guard total <= maximum else {
+                let (sum, sumOverflow) = total.addingReportingOverflow(last - first)
+                total = sum
+                guard !sumOverflow, total <= maximum else {
                     throw error(.limitExceeded, "more than \(maximum) segments (this S asks for \(count)); narrow the time range", at: entry.element)
                 }
                 runs.append(.init(time: time + first * duration, duration: duration, count: last - first, number: number + first))

@@ -131,7 +131,9 @@ public struct DASHManifest: Sendable {
     }
     /// The Periods, in order.
     public var periods: [DASHPeriod] {
-        document.children(of: 0, kind: .period).enumerated().map { DASHPeriod(document: document, index: $1, ordinal: $0) }
+        let periods = document.children(of: 0, kind: .period)
+        let timings = PeriodTimings(document: document, periods: periods)
+        return periods.enumerated().map { DASHPeriod(document: document, index: $1, ordinal: $0, timings: timings) }
     }
     /// Every Representation of every Period, in document order.
     public var representations: [DASHRepresentation] {

@@ -20,9 +20,7 @@ struct SegmentInformationLevels {
     /// Which of the three kinds applies: that of the lowest level holding any of them.
     var kind: ElementKind? {
         for level in levels.reversed() {
-            for child in document.children(of: level) where document.elements[Int(child)].kind.isSegmentInformation {
-                return document.elements[Int(child)].kind
-            }
+            if let child = document.firstSegmentInformation(of: level) { return document.elements[Int(child)].kind }
         }
         return nil
     }

@@ -13,6 +13,7 @@ struct ManifestRewriter {
     private var edits: [(range: Range<Int>, replacement: [UInt8])] = []
     /// The effective bases of each level element (MPD, Period, AdaptationSet, Representation).
     private var levelPairs: [Int32: BasePair] = [:]
+    /// Removed byte ranges, sorted and disjoint (each is one element and the space before it).
     private var removed: [Range<Int>] = []
 
     init(document: XMLDocument, policy: DASHProxyRewritePolicy, manifestURL: DASHAbsoluteURL) {
@@ -76,12 +77,25 @@ struct ManifestRewriter {
         var start = Int(record.start)
         while start > 0 && ByteClass.isWhitespace(document.bytes[start - 1]) { start -= 1 }
         let range = start..<Int(record.end)
-        removed.append(range)
+        removed.insert(range, at: firstRemoved(after: range.lowerBound))
         edits.append((range, []))
     }
 
+    /// The index of the first removed range starting after `offset`.
+    private func firstRemoved(after offset: Int) -> Int {
+        var low = 0
+        var high = removed.count
+        while low < high {
+            let middle = (low + high) / 2
+            if removed[middle].lowerBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Whether `offset` is inside a removed element: a binary search, as every URL attribute asks.
     private func isRemoved(_ offset: Int32) -> Bool {
-        removed.contains { $0.contains(Int(offset)) }
+        let candidate = firstRemoved(after: Int(offset)) - 1
+        return candidate >= 0 && removed[candidate].contains(Int(offset))
     }
 
     // MARK: - BaseURL and Location

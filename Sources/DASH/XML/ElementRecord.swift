@@ -26,10 +26,8 @@ struct ElementRecord: BitwiseCopyable {
     var attributeCount: Int32
     /// What the element is, for the MPD model.
     var kind: ElementKind
-    /// What the content holds besides text (``ContentFlags``).
+    /// What the content holds besides text (the flags below).
     var content: UInt8 = 0
-    /// Depth, 1 for the root.
-    var depth: UInt16
 
     /// The element's content holds child elements.
     static let hasChildElements: UInt8 = 1

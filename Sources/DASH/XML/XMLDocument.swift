@@ -5,10 +5,40 @@ final class XMLDocument: Sendable {
     let elements: [ElementRecord]
     let attributes: [AttributeRecord]
 
+    /// The first child of each kind the model looks up once per Representation (BaseURL and
+    /// segment information), by parent: an AdaptationSet of many Representations is not walked
+    /// again for each of them. Keyed by ``childKey(_:_:)``.
+    private let firstChildren: [Int64: Int32]
+    /// The kinds in ``firstChildren``.
+    private static let indexedKinds: Set<ElementKind> = [.baseURL, .segmentBase, .segmentList, .segmentTemplate,
+                                                          .segmentTimeline, .initialization, .representationIndex,
+                                                          .bitstreamSwitching]
+    /// The key of "any of SegmentBase, SegmentList and SegmentTemplate".
+    private static let anySegmentInformation: UInt8 = 255
+
     init(bytes: [UInt8], elements: [ElementRecord], attributes: [AttributeRecord]) {
         self.bytes = bytes
         self.elements = elements
         self.attributes = attributes
+        var firstChildren: [Int64: Int32] = [:]
+        for index in elements.indices.dropFirst() {
+            let record = elements[index]
+            guard Self.indexedKinds.contains(record.kind) else { continue }
+            let key = Self.childKey(record.parent, record.kind.rawValue)
+            if firstChildren[key] == nil { firstChildren[key] = Int32(index) }
+            if record.kind.isSegmentInformation {
+                let anyKey = Self.childKey(record.parent, Self.anySegmentInformation)
+                if firstChildren[anyKey] == nil { firstChildren[anyKey] = Int32(index) }
+            }
+        }
+        self.firstChildren = firstChildren
+    }
+
+    private static func childKey(_ parent: Int32, _ kind: UInt8) -> Int64 { Int64(parent) << 8 | Int64(kind) }
+
+    /// The first SegmentBase, SegmentList or SegmentTemplate child of `element`.
+    func firstSegmentInformation(of element: Int32) -> Int32? {
+        firstChildren[Self.childKey(element, Self.anySegmentInformation)]
     }
 
     // MARK: - Positions
@@ -108,6 +138,7 @@ final class XMLDocument: Sendable {
 
     /// The first child of `element` of one kind.
     func firstChild(of element: Int32, kind: ElementKind) -> Int32? {
+        if Self.indexedKinds.contains(kind) { return firstChildren[Self.childKey(element, kind.rawValue)] }
         var child = elements[Int(element)].firstChild
         while child >= 0 {
             if elements[Int(child)].kind == kind { return child }

@@ -58,8 +58,7 @@ extension XMLTokenizer {
         elements.append(ElementRecord(
             start: Int32(start), nameEnd: Int32(nameEnd), localNameStart: Int32(localNameStart),
             startTagEnd: Int32(index), contentEnd: Int32(index), end: Int32(index), parent: parent,
-            firstAttribute: Int32(firstAttribute), attributeCount: Int32(attributeCount), kind: kind,
-            depth: UInt16(open.count + 1)))
+            firstAttribute: Int32(firstAttribute), attributeCount: Int32(attributeCount), kind: kind))
         if parent < 0 {
             recordMPDPrefixes(from: firstAttribute)
             // The root's own kind depends on the prefixes it declares.
