@@ -11,11 +11,17 @@ FEED_HOST_ADDRESS=10.213.7.1
 FEED_ORIGIN_ADDRESS=10.213.7.2
 FEED_ECHO_MODULE=/usr/lib/nginx/modules/ngx_http_echo_module.so
 ORIGIN_PID=""
+# Set once this shell made the namespace and the pair: link_down removes only what it made.
+LINK_MADE=""
+
+feed_namespace_exists() {
+    ip netns list 2>/dev/null | awk -v name="$FEED_NAMESPACE" '$1 == name { found = 1 } END { exit !found }'
+}
 
 # link_clear_stale: removes a namespace and veth left by a run that was killed before its clean-up
 # (nothing runs in it any more); refuses when processes still run there (another run).
 link_clear_stale() {
-    if ip netns list 2>/dev/null | grep -qw "$FEED_NAMESPACE"; then
+    if feed_namespace_exists; then
         if [ -n "$(ip netns pids "$FEED_NAMESPACE" 2>/dev/null)" ]; then
             echo "bench-feed: network namespace $FEED_NAMESPACE is in use (another bench-feed run?)" >&2
             return 1
@@ -31,6 +37,7 @@ link_up() {
     local rate=$1
     link_clear_stale
     ip netns add "$FEED_NAMESPACE"
+    LINK_MADE=1
     ip link add "$FEED_HOST_DEVICE" type veth peer name "$FEED_ORIGIN_DEVICE"
     ip link set "$FEED_ORIGIN_DEVICE" netns "$FEED_NAMESPACE"
     # No IPv6 on the pair: no router solicitations or other chatter on the shaped link.
@@ -45,11 +52,14 @@ link_up() {
     ip netns exec "$FEED_NAMESPACE" tc qdisc add dev "$FEED_ORIGIN_DEVICE" root tbf rate "$rate" burst 32kbit latency 400ms
 }
 
-# link_down: stops the origin and removes the pair and the namespace (safe to call twice).
+# link_down: stops the origin and removes the pair and the namespace this shell made (safe to
+# call twice, and a no-op in a run that stopped before making them).
 link_down() {
     origin_stop
+    [ -n "$LINK_MADE" ] || return 0
     if ip link show "$FEED_HOST_DEVICE" >/dev/null 2>&1; then ip link del "$FEED_HOST_DEVICE" 2>/dev/null || true; fi
-    if ip netns list 2>/dev/null | grep -qw "$FEED_NAMESPACE"; then ip netns del "$FEED_NAMESPACE" 2>/dev/null || true; fi
+    if feed_namespace_exists; then ip netns del "$FEED_NAMESPACE" 2>/dev/null || true; fi
+    LINK_MADE=""
 }
 
 # origin_start ROOT DELAY_MS WORKDIR: nginx in the namespace on $FEED_ORIGIN_ADDRESS:80 serving
