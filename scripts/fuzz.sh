@@ -319,6 +319,7 @@ mutators() {
     local root=Fuzz/artifacts/mutators-$name-$(date -u +%Y%m%dT%H%M%SZ)
     local dict
     dict=$(dict_flag "$name")
+    mkdir -p "$root"
     printf '%-10s %12s %8s %14s %14s %18s\n' mutator executions exec/s "cov (new)" "ft (new)" "new ft / M runs"
     for mode in bytes structure; do
         mkdir -p "$root/$mode"
@@ -341,6 +342,7 @@ mutators() {
 folder_summary() {
     local report=$1 sources=$2
     echo "-- by folder"
+    printf '%-28s %16s %16s\n' folder lines regions
     awk -v root="$(pwd)/" -v sources="$sources/" '
         $1 ~ /\.swift$/ && NF >= 13 {
             file = $1; sub(root, "", file); sub("^" sources, "", file)
@@ -349,7 +351,6 @@ folder_summary() {
             lines[folder] += $8; missedLines[folder] += $9
         }
         END {
-            printf "%-28s %16s %16s\n", "folder", "lines", "regions"
             for (f in lines) {
                 printf "%-28s %6.2f%% %9s %6.2f%% %9s\n", sources f,
                     lines[f] ? 100 * (lines[f] - missedLines[f]) / lines[f] : 100, (lines[f] - missedLines[f]) "/" lines[f],
