@@ -110,6 +110,19 @@ private struct Session {
     }
 
     func checkMultivariant(_ playlist: HLSPlaylist, choices: inout Choices) {
+        // A session neither hides nor joins a multivariant playlist: both refuse it.
+        do {
+            _ = try playlist.eventPlaylist(listingFirst: 0)
+            preconditionFailure("a multivariant playlist hidden until buffered")
+        } catch {
+            precondition(error.code == .multivariant && !error.description.isEmpty, "hiding a multivariant playlist: \(error)")
+        }
+        do {
+            _ = try HLSVirtualPlaylist(joining: [HLSVirtualPlaylist.Part(playlist: playlist, url: base)])
+            preconditionFailure("a multivariant playlist joined")
+        } catch {
+            precondition(error.code == .multivariant && error.partIndex == 0, "joining a multivariant playlist: \(error)")
+        }
         let summaries = playlist.variantSummaries
         let streams = summaries.filter { !$0.isIFrameOnly }
         let bandwidths = streams.map { $0.bandwidth ?? 0 }
@@ -125,6 +138,12 @@ private struct Session {
             }
         }
         checkMaximum(playlist, maximum: maximum, streams: streams)
+        // A maximum bandwidth is a `keepVariant` of the bandwidths within it: the same bytes.
+        var kept = HLSProxyRewritePolicy(endpoint: endpoint)
+        kept.keepVariant = { ($0.bandwidth ?? 0) <= maximum }
+        precondition(playlist.rewritten(base: base, policy: kept)
+                     == playlist.rewritten(base: base, policy: HLSProxyRewritePolicy(endpoint: endpoint, maximumBandwidth: maximum)),
+                     "keepVariant and maximumBandwidth disagree about \(maximum)")
         let override = 1 + UInt64(choices.below(50_000_000))
         var policy = HLSProxyRewritePolicy(endpoint: endpoint, headSegmentCount: 1 + choices.below(3))
         policy.bandwidthOverride = { _ in override }
@@ -206,6 +225,7 @@ private struct Session {
         }
         guard timeline.count > 0 else { return }
         let index = choices.below(timeline.count)
+        precondition(timeline.duration(ofSegment: index) == timeline.duration(of: index..<(index + 1)), "segment \(index)'s duration")
         let start = timeline.startTime(ofSegment: index)
         let tolerance = 1e-6 * max(1, start)
         if let playing = timeline.segment(at: start) {
@@ -286,7 +306,14 @@ private func checkVirtual(_ bytes: [UInt8], options: HLSParserOptions, choices: 
         strict = strict && parsesStrictly(piece, options: partOptions)
         parts.append(HLSVirtualPlaylist.Part(playlist: playlist, url: partURLs[index]))
     }
-    guard let joined = try? HLSVirtualPlaylist(joining: parts) else { return }
+    let joined: HLSVirtualPlaylist
+    do {
+        joined = try HLSVirtualPlaylist(joining: parts)
+    } catch {
+        precondition(error.partIndex.map { $0 >= 0 && $0 < parts.count } ?? true, "a join error about part \(String(describing: error.partIndex))")
+        precondition(!error.description.isEmpty && !error.description.contains("\n"), "a join error of more than one line")
+        return
+    }
     _ = reparse(joined.bytes, options: HLSParserOptions(), strict: strict, "virtual playlist")
     let timelines = parts.map { HLSTimeline($0.playlist) }
     let total = timelines.reduce(0) { $0 + $1.count }

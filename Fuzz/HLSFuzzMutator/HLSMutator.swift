@@ -103,6 +103,8 @@ struct HLSMutator {
         let content = playlist.lines[index].content
         let kind: HLSGrammar.Value = content.starts(with: Array("#EXTINF".utf8)) ? .decimal : .integer
         var value = Array(HLSGrammar.value(kind, random: &random).utf8)
+        // A space after the colon, which parsers skip and report.
+        if random.chance(1, in: 8) { value.insert(0x20, at: 0) }
         // EXTINF keeps its title.
         if let comma = content[colon...].firstIndex(of: 0x2C), kind == .decimal { value += content[comma...] }
         playlist.lines[index].content = Array(content[...colon]) + value
