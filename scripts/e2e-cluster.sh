@@ -68,17 +68,26 @@ origin_requests() {
     tail -n "+$1" "$work/origin.log" | awk '{ print $1 }' | grep '\.ts$' || true
 }
 # logs_written: waits (up to 5 s) until each instance's access log holds a line for every request
-# its /metrics has counted (the lines leave a few tens of milliseconds after their responses).
+# its /metrics has counted (the lines leave a few tens of milliseconds after their responses);
+# fails, naming the instance, when one does not, since the checks below read those logs.
 logs_written() {
-    local index counted lines
+    local index counted lines written
     for index in 1 2 3; do
+        written=no
         for _ in $(seq 1 100); do
             counted=$(curl -sf "http://127.0.0.1:${INSTANCE_PORTS[$((index - 1))]}/metrics" |
                 awk '/^sparsecache_requests_total/ { sum += $2 } END { print sum + 0 }')
             lines=$(grep -c ' method=' "$work/instance$index.log" || true)
-            [ "$lines" -ge "$counted" ] && break
+            if [ "$counted" -gt 0 ] && [ "$lines" -ge "$counted" ]; then
+                written=yes
+                break
+            fi
             sleep 0.05
         done
+        if [ "$written" = no ]; then
+            fail "instance $index's access log holds $lines request lines after 5 s, its /metrics counted $counted"
+            return 1
+        fi
     done
 }
 # served_by N: the origin paths instance N's access log names.
@@ -115,7 +124,7 @@ if ! grep -qw 0 <<<"$counts"; then
 else
     fail "an instance served nothing (proxy 2xx:$counts)"
 fi
-logs_written
+logs_written || true  # logs_written counted the failure; the checks below still run
 owned=0
 for index in 1 2 3; do
     others=$(for other in 1 2 3; do [ "$other" = "$index" ] || served_by "$other"; done | sort -u)

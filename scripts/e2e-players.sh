@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # End to end: real players play an HLS stream (ffmpeg-made, MPEG-TS segments under a
 # multivariant playlist, on nginx) through `sparsecache serve`, with the URL forms
-# Docs/PLAYERS.md gives:
-#   GStreamer playbin and uridecodebin (its decoded frames must have the checksums of a direct
-#   play, online and again with the origin stopped), GStreamer through a playback session,
-#   mpv, ffplay and VLC.
-# Each player plays its own copy of the stream (its own URLs), and passes when it exits cleanly
-# and every playlist and segment of its copy is then cached whole. Ends with "N passed, M failed".
+# Docs/PLAYERS.md gives: GStreamer playbin and uridecodebin, GStreamer through a playback
+# session, mpv, ffplay and VLC.
+# Each player plays its own copy of the stream (its own URLs) and passes when what it decoded is
+# what the same player decodes playing the origin directly, video and audio, and every playlist
+# and segment of its copy is then cached whole. What each player decoded is written where the
+# player can write it: GStreamer's checksumsink (a SHA-1 per video frame) and the raw audio it
+# decoded, mpv's encoding mode (--o) and VLC's --sout to a file (then hashed per frame by ffmpeg).
+# ffplay writes nothing and its frame checksums (showinfo) differ from one play to the next, so
+# for ffplay the bytes it fetched are checked: every request it made got all of its resource, and
+# every segment the proxy sent it is the origin's file, byte for byte; and it decoded every frame.
+# uridecodebin plays again with the origin stopped. Ends with "N passed, M failed".
 # Exit 77 when GStreamer is missing and cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +49,8 @@ done
 origin_port=$(free_port)
 origin="http://127.0.0.1:$origin_port"
 start_nginx "$work/www" "$origin_port" "$work/nginx"
-start_proxy "$binary" "$work/cache"
+# The access log (info) says what each request was sent.
+PROXY_LOG_LEVEL=info start_proxy "$binary" "$work/cache" 2>"$work/proxy.log"
 proxy="http://127.0.0.1:$PROXY_PORT"
 # The URL form every player takes: `sparsecache url` encodes the origin URL whole.
 through_proxy() { "$binary" url --port "$PROXY_PORT" "$1"; }
@@ -66,68 +72,140 @@ if missing:
 ' "$origin/$1" "$segments"
 }
 
-# played NAME COMMAND...: the player exits 0 and its copy is then cached whole.
-played() {
-    local name=$1; shift
-    if ! command -v "$1" >/dev/null 2>&1; then
-        fail "$name: $1 is not installed"
+# What a player decoded, as two files: $work/NAME.video (one checksum per decoded video frame, in
+# order) and $work/NAME.audio (checksums of the decoded audio). Each OUTPUT function plays URL
+# and writes them; it fails when the player fails.
+gst_checksums() {  # gst_checksums URL NAME ELEMENT: playbin or uridecodebin
+    local url=$1 name=$2 element=$3
+    rm -f "$work/$name.pcm"
+    if [ "$element" = playbin ]; then
+        timeout 120 gst-launch-1.0 -q playbin uri="$url" video-sink="videoconvert ! checksumsink sync=false" \
+            audio-sink="audioconvert ! audio/x-raw,format=S16LE ! filesink sync=false location=$work/$name.pcm" >"$work/$name.video"
+    else
+        timeout 120 gst-launch-1.0 -q uridecodebin uri="$url" name=d \
+            d. ! video/x-raw ! queue ! videoconvert ! checksumsink sync=false \
+            d. ! audio/x-raw ! queue ! audioconvert ! audio/x-raw,format=S16LE ! filesink sync=false location="$work/$name.pcm" \
+            >"$work/$name.video"
+    fi
+    md5sum <"$work/$name.pcm" >"$work/$name.audio"
+}
+playbin_output() { gst_checksums "$1" "$2" playbin; }
+uridecodebin_output() { gst_checksums "$1" "$2" uridecodebin; }
+# A file a player wrote (mpv's --o, VLC's --sout): a hash per video frame, and of the whole audio.
+file_checksums() {  # file_checksums FILE NAME
+    ffmpeg -v error -nostdin -i "$1" -map 0:v -c copy -f framemd5 - | grep -v '^#' | awk -F, '{print $NF}' >"$work/$2.video"
+    ffmpeg -v error -nostdin -i "$1" -map 0:a -f md5 - >"$work/$2.audio"
+}
+mpv_output() {
+    timeout 120 mpv --no-config --really-quiet --untimed --o="$work/$2.nut" --ovc=rawvideo --oac=pcm_s16le "$1" >"$work/$2.log" 2>&1 \
+        && file_checksums "$work/$2.nut" "$2"
+}
+# VLC refuses to run as root; it plays as an unprivileged user, into a directory it may write.
+vlc_user=()
+if [ "$(id -u)" -eq 0 ]; then vlc_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp); fi
+mkdir -p "$work/vlc-out"
+chmod 777 "$work/vlc-out"
+vlc_output() {
+    timeout 120 "${vlc_user[@]}" cvlc -q --intf dummy --play-and-exit \
+        --sout "#transcode{vcodec=RV24,acodec=s16l}:std{access=file,mux=avi,dst=$work/vlc-out/$2.avi}" "$1" >"$work/$2.log" 2>&1 \
+        && file_checksums "$work/vlc-out/$2.avi" "$2"
+}
+# ffplay writes no file: its showinfo and ashowinfo filters log a line per decoded frame (with a
+# dummy display; -noframedrop, so a slow machine does not drop frames), which are counted.
+ffplay_output() {
+    SDL_AUDIODRIVER=dummy SDL_VIDEODRIVER=dummy timeout 120 ffplay -autoexit -noframedrop -loglevel info \
+        -vf showinfo -af ashowinfo "$1" >"$work/$2.log" 2>&1 || return 1
+    # A frame's line: "[Parsed_showinfo_0 @ 0x...] n: 0 pts: ... checksum:6913BA18 plane_checksum:[...]"
+    # (lines can run together with ffplay's status line: each match stops at its own checksum).
+    local frame='_[0-9]* @ [0-9a-fx]*\] n: *[0-9]* [^[]* checksum:[0-9A-F]*'
+    grep -o "Parsed_showinfo$frame" "$work/$2.log" | sed 's/.* checksum://' >"$work/$2.video"
+    grep -o "Parsed_ashowinfo$frame" "$work/$2.log" | sed 's/.* checksum://' >"$work/$2.audio"
+}
+
+# fetched_whole NAME: every request of NAME's copy in the proxy's access log got a 2xx and, for a
+# segment, all of its bytes; and every segment, read back from the cache, is the origin's file.
+fetched_whole() {
+    local name=$1 url status bytes file checked=0
+    # A snapshot: the reads below through the proxy add lines of their own.
+    grep -o "url=$origin/$name/[^ ]* status=[0-9]* bytes=[0-9]*" "$work/proxy.log" | sed 's/url=//; s/ status=/ /; s/ bytes=/ /' \
+        >"$work/$name.fetched" || true
+    while read -r url status bytes; do
+        [ "${status:0:1}" = 2 ] || { echo "$url was answered $status"; return 1; }
+        case "$url" in
+        *.ts)
+            file="$work/www/${url#"$origin/"}"
+            [ "$bytes" = "$(stat -c %s "$file")" ] || { echo "$url: $bytes bytes sent of $(stat -c %s "$file")"; return 1; }
+            cmp -s "$file" <(curl -fsS "$(through_proxy "$url")") || { echo "$url: the cached bytes differ from the origin's"; return 1; }
+            checked=$((checked + 1))
+            ;;
+        esac
+    done <"$work/$name.fetched"
+    [ "$checked" -ge "$segments" ] || { echo "the access log holds $checked of the $segments segments"; return 1; }
+}
+
+# compared NAME PLAYER URL: PLAYER's output through the proxy (URL) is its direct play's, at
+# least 100 of the stream's 150 video frames and some audio were decoded, and NAME's copy is
+# cached whole.
+compared() {
+    local name=$1 player=$2 url=$3 frames
+    if ! "${player}_output" "$url" "$name"; then
+        fail "$name: the player failed"
+        tail -5 "$work/$name.log" 2>/dev/null >&2 || true
         return
     fi
-    if ! timeout 120 "$@" >"$work/$name.log" 2>&1; then
-        fail "$name: the player failed (see below)"
-        tail -5 "$work/$name.log" >&2
+    frames=$(wc -l <"$work/$name.video")
+    if [ "$frames" -lt 100 ] || [ ! -s "$work/$name.audio" ]; then
+        fail "$name: decoded $frames video frames and $(wc -c <"$work/$name.audio") bytes of audio checksums through the proxy"
+    elif [ "$player" = ffplay ]; then
+        if [ "$frames" -ne "$(wc -l <"$work/direct-ffplay.video")" ]; then
+            fail "$name: decoded $frames video frames, its direct play $(wc -l <"$work/direct-ffplay.video")"
+        elif ! message=$(fetched_whole "$name" 2>&1); then
+            fail "$name: $message"
+        elif message=$(cached_whole "$name" 2>&1); then
+            pass "$name decoded all $frames video frames, as its direct play, from the origin's bytes, and its copy is cached whole"
+        else
+            fail "$name: $message"
+        fi
+    elif ! cmp -s "$work/direct-$player.video" "$work/$name.video"; then
+        fail "$name: its video frames differ from $player's direct play"
+    elif ! cmp -s "$work/direct-$player.audio" "$work/$name.audio"; then
+        fail "$name: its audio differs from $player's direct play"
     elif message=$(cached_whole "$name" 2>&1); then
-        pass "$name played every segment through the proxy"
+        pass "$name decoded the same $frames video frames and audio as $player's direct play, and its copy is cached whole"
     else
         fail "$name: $message"
     fi
 }
 
-# checksums URL FILE: the SHA-1 of every decoded video frame, as GStreamer's checksumsink prints it.
-checksums() {
-    gst-launch-1.0 -q uridecodebin uri="$1" name=d \
-        d. ! video/x-raw ! queue ! videoconvert ! checksumsink sync=false \
-        d. ! audio/x-raw ! queue ! audioconvert ! fakesink sync=false >"$2"
-}
+echo "== each player plays the origin directly" >&2
+for player in playbin uridecodebin mpv ffplay vlc; do
+    if ! "${player}_output" "$origin/direct/master.m3u8" "direct-$player"; then
+        fail "$player: the direct play failed"
+        tail -5 "$work/direct-$player.log" 2>/dev/null >&2 || true
+    elif [ "$(wc -l <"$work/direct-$player.video")" -lt 100 ] || [ ! -s "$work/direct-$player.audio" ]; then
+        fail "$player: the direct play decoded $(wc -l <"$work/direct-$player.video") video frames, expected 150, or no audio"
+    fi
+done
 
 echo "== players through the proxy" >&2
-played playbin gst-launch-1.0 -q playbin uri="$(through_proxy "$origin/playbin/master.m3u8")" \
-    video-sink="fakesink sync=false" audio-sink="fakesink sync=false"
-
-checksums "$origin/direct/master.m3u8" "$work/direct.sums"
-if [ "$(wc -l <"$work/direct.sums")" -lt 100 ]; then
-    fail "the direct play decoded $(wc -l <"$work/direct.sums") frames, expected 150"
-fi
-if checksums "$(through_proxy "$origin/uridecodebin/master.m3u8")" "$work/uridecodebin.sums" \
-    && cmp -s "$work/direct.sums" "$work/uridecodebin.sums" && cached_whole uridecodebin; then
-    pass "uridecodebin decoded the same $(wc -l <"$work/direct.sums") frames as a direct play"
-else
-    fail "uridecodebin: frames differ from a direct play, or its copy is not cached"
-fi
-
+compared playbin playbin "$(through_proxy "$origin/playbin/master.m3u8")"
+compared uridecodebin uridecodebin "$(through_proxy "$origin/uridecodebin/master.m3u8")"
 session=$(curl -fsS -X POST "$proxy/sessions" -H 'Content-Type: application/json' \
     -d "{\"url\": \"$origin/session/master.m3u8\", \"quality\": \"lowest\"}")
 session_playlist=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["playlist"])' "$session")
-played session gst-launch-1.0 -q playbin uri="$session_playlist" video-sink="fakesink sync=false" audio-sink="fakesink sync=false"
-
-played mpv mpv --no-config --really-quiet --vo=null --ao=null --untimed "$(through_proxy "$origin/mpv/master.m3u8")"
-played ffplay env SDL_AUDIODRIVER=dummy ffplay -nodisp -autoexit -loglevel error "$(through_proxy "$origin/ffplay/master.m3u8")"
-# VLC refuses to run as root; it plays as an unprivileged user.
-vlc_user=()
-if [ "$(id -u)" -eq 0 ]; then vlc_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp); fi
-if command -v cvlc >/dev/null 2>&1; then
-    played vlc "${vlc_user[@]}" cvlc -q --intf dummy --vout dummy --aout dummy --play-and-exit "$(through_proxy "$origin/vlc/master.m3u8")"
-else
-    fail "vlc: cvlc is not installed"
-fi
+compared session playbin "$session_playlist"
+compared mpv mpv "$(through_proxy "$origin/mpv/master.m3u8")"
+compared ffplay ffplay "$(through_proxy "$origin/ffplay/master.m3u8")"
+compared vlc vlc "$(through_proxy "$origin/vlc/master.m3u8")"
 
 echo "== the origin stopped: GStreamer plays from the cache alone" >&2
 stop_pids "$NGINX_PID"
 NGINX_PID=""
-if checksums "$(through_proxy "$origin/uridecodebin/master.m3u8")" "$work/offline.sums" && cmp -s "$work/direct.sums" "$work/offline.sums"; then
-    pass "uridecodebin offline decoded the same frames as a direct play"
+if uridecodebin_output "$(through_proxy "$origin/uridecodebin/master.m3u8")" offline \
+    && cmp -s "$work/direct-uridecodebin.video" "$work/offline.video" && cmp -s "$work/direct-uridecodebin.audio" "$work/offline.audio"; then
+    pass "uridecodebin offline decoded the same video frames and audio as a direct play"
 else
-    fail "uridecodebin offline: frames differ from a direct play"
+    fail "uridecodebin offline: frames or audio differ from a direct play"
 fi
 
 echo "e2e-players: $passed passed, $failed failed" >&2

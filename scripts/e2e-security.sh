@@ -3,7 +3,7 @@
 # segments) and an MP4 file, nginx serves them on 127.0.0.1, and:
 #   1. GStreamer, a second real player besides ffmpeg (which the other scripts drive), plays both
 #      through `sparsecache serve` on its defaults: it passes the Host check, and every decoded
-#      frame equals GStreamer playing the origin directly;
+#      video frame and the decoded audio equal GStreamer playing the origin directly;
 #   2. curl, standing in for a hostile page's browser, gets 421 for a rebinding Host (on a cache
 #      hit too), 403 for a foreign Origin and 415 for a text/plain body on POST /prefetch, and 403
 #      for the proxy itself and a link-local address as origins;
@@ -45,11 +45,12 @@ failures=0
 pass() { echo "e2e-security: $1" >&2; passed=$((passed + 1)); }
 fail() { echo "e2e-security: FAIL: $1" >&2; failures=$((failures + 1)); }
 
-# decode URI NAME: GStreamer decodes URI's video to raw I420 frames in NAME.yuv.
+# decode URI NAME: GStreamer decodes URI's video to raw I420 frames in NAME.yuv and its audio to
+# raw 16-bit samples in NAME.pcm.
 decode() {
     timeout 120 gst-launch-1.0 -q uridecodebin uri="$1" name=decoder \
         decoder. ! queue ! videoconvert ! video/x-raw,format=I420 ! filesink location="$work/$2.yuv" \
-        decoder. ! queue ! audioconvert ! fakesink sync=false >"$work/$2.log" 2>&1 ||
+        decoder. ! queue ! audioconvert ! audio/x-raw,format=S16LE ! filesink location="$work/$2.pcm" >"$work/$2.log" 2>&1 ||
         { cat "$work/$2.log" >&2; return 1; }
 }
 
@@ -58,10 +59,14 @@ frame=$((320 * 240 * 3 / 2))
 for media in ts/index.m3u8 movie.mp4; do
     name=${media//\//-}
     decode "$origin/$media" "direct-$name"
-    if decode "$(through_proxy "$origin/$media")" "proxy-$name" && cmp -s "$work/direct-$name.yuv" "$work/proxy-$name.yuv"; then
-        pass "GStreamer plays $media through the proxy: $(($(stat -c %s "$work/proxy-$name.yuv") / frame)) frames, identical to a direct play"
+    if ! decode "$(through_proxy "$origin/$media")" "proxy-$name"; then
+        fail "GStreamer could not play $media through the proxy"
+    elif [ ! -s "$work/direct-$name.yuv" ] || [ ! -s "$work/direct-$name.pcm" ]; then
+        fail "GStreamer's direct play of $media decoded no video or no audio"
+    elif cmp -s "$work/direct-$name.yuv" "$work/proxy-$name.yuv" && cmp -s "$work/direct-$name.pcm" "$work/proxy-$name.pcm"; then
+        pass "GStreamer plays $media through the proxy: $(($(stat -c %s "$work/proxy-$name.yuv") / frame)) video frames and $(($(stat -c %s "$work/proxy-$name.pcm") / 2)) audio samples, identical to a direct play"
     else
-        fail "GStreamer through the proxy differs from a direct play of $media"
+        fail "GStreamer through the proxy differs from a direct play of $media (video $(cmp -s "$work/direct-$name.yuv" "$work/proxy-$name.yuv" && echo equal || echo differs), audio $(cmp -s "$work/direct-$name.pcm" "$work/proxy-$name.pcm" && echo equal || echo differs))"
     fi
 done
 

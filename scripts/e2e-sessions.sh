@@ -4,8 +4,8 @@
 # ffmpeg plays through `sparsecache serve`:
 #   1. a session locked to the lowest variant plays identically to that variant played directly
 #      (per-packet MD5s), and nginx's log shows no segment of another variant;
-#   2. a virtual playlist of the three videos decodes to the frames of the three played one
-#      after another;
+#   2. a virtual playlist of the three videos decodes to the video frames of the three played
+#      one after another, and holds their audio packets in the same order;
 #   3. a hideUntilBuffered + bufferAhead session through a throttled origin: its playlist grows
 #      between reloads while ffmpeg plays it, ends with EXT-X-ENDLIST, and the play equals a
 #      direct one.
@@ -67,6 +67,12 @@ packets() {
 frames() {
     ffmpeg -nostdin -loglevel error -i "$1" -map 0:v -fps_mode passthrough -f framemd5 - | grep -v '^#' | awk -F', *' '{print $6}'
 }
+# audio_packets URL: the MD5 of each audio packet, one per line, without timestamps. Packets,
+# not decoded samples: an AAC decoder carries each frame's overlap into the next, so the first
+# samples of a video joined after another differ from those of the video played alone.
+audio_packets() {
+    ffmpeg -nostdin -loglevel error -i "$1" -map 0:a -c copy -f framemd5 - | grep -v '^#' | awk -F', *' '{print $6}'
+}
 
 passed=0
 failures=0
@@ -88,12 +94,15 @@ fi
 
 echo "== 2. a virtual playlist of three videos" >&2
 { frames "$origin/a/index.m3u8"; frames "$origin/b/index.m3u8"; frames "$origin/c/index.m3u8"; } >"$work/direct-frames"
+{ audio_packets "$origin/a/index.m3u8"; audio_packets "$origin/b/index.m3u8"; audio_packets "$origin/c/index.m3u8"; } >"$work/direct-audio"
 virtual=$(open_session "{\"urls\": [\"$origin/a/index.m3u8\", \"$origin/b/index.m3u8\", \"$origin/c/index.m3u8\"]}")
 frames "$virtual" >"$work/virtual-frames"
-if [ -s "$work/direct-frames" ] && cmp -s "$work/direct-frames" "$work/virtual-frames"; then
-    pass "the virtual playlist decodes to the $(wc -l <"$work/direct-frames") frames of the three videos in order"
+audio_packets "$virtual" >"$work/virtual-audio"
+if [ -s "$work/direct-frames" ] && cmp -s "$work/direct-frames" "$work/virtual-frames" \
+    && [ -s "$work/direct-audio" ] && cmp -s "$work/direct-audio" "$work/virtual-audio"; then
+    pass "the virtual playlist decodes to the $(wc -l <"$work/direct-frames") video frames of the three videos in order, with their $(wc -l <"$work/direct-audio") audio packets"
 else
-    fail "virtual playlist: $(wc -l <"$work/virtual-frames") frames, expected $(wc -l <"$work/direct-frames") equal ones"
+    fail "virtual playlist: $(wc -l <"$work/virtual-frames") video frames and $(wc -l <"$work/virtual-audio") audio packets, expected $(wc -l <"$work/direct-frames") and $(wc -l <"$work/direct-audio") equal ones"
 fi
 
 echo "== 3. hideUntilBuffered + bufferAhead through a throttled origin" >&2
@@ -103,9 +112,12 @@ NGINX_LIMIT_RATE=150k start_nginx "$www" "$origin_port" "$work/nginx-slow"
 start_proxy "$binary" "$work/cache-slow"
 proxy="http://127.0.0.1:$PROXY_PORT"
 hidden=$(open_session "{\"url\": \"$origin/high/index.m3u8\", \"hideUntilBuffered\": true, \"bufferAhead\": {\"segments\": 2}}")
-# Watch the playlist while ffmpeg plays it: segment counts of successive reloads.
+# Watch the playlist while ffmpeg plays it: segment counts of successive reloads, for at most
+# 120 s (the whole stream takes about 40 s at this rate): a playlist that never ends fails the
+# check below instead of hanging the script.
 (
-    while true; do
+    deadline=$((SECONDS + 120))
+    while [ "$SECONDS" -lt "$deadline" ]; do
         body=$(curl -sf "$hidden" || true)
         echo "$(grep -c '\.ts' <<<"$body" || true) $(grep -c 'EXT-X-ENDLIST' <<<"$body" || true)"
         grep -q 'EXT-X-ENDLIST' <<<"$body" && break
