@@ -75,7 +75,7 @@ mkdir -p "$run_dir"
 WORK=$(mktemp -d)
 PROXY_PID=""
 cleanup() {
-    stop_pids "$PROXY_PID"
+    stop_pids "$PLAYER_PID" "$PROXY_PID"
     PROXY_PID=""
     link_down
     rm -rf "$WORK"
@@ -85,9 +85,17 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 origin=http://$FEED_ORIGIN_ADDRESS
+# player ARGS: one pass of the feed player. It runs in the background and is waited for, so that
+# SIGTERM or SIGINT reach the clean-up at once (bash runs a trap only after a foreground child).
+PLAYER_PID=""
 player() {
     python3 Benchmarks/feed/feed_player.py --origin "$origin" --media-root "$media" --videos "$videos" \
-        --watch "$watch" --height "$height" "$@"
+        --watch "$watch" --height "$height" "$@" &
+    PLAYER_PID=$!
+    local status=0
+    wait "$PLAYER_PID" || status=$?
+    PLAYER_PID=""
+    return "$status"
 }
 
 # proxy_up NAME: a fresh proxy on a new cache (of this link and pass), allowed to fetch from the test origin only; its
