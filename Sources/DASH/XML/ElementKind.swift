@@ -49,6 +49,16 @@ enum ElementKind: UInt8, BitwiseCopyable {
         }
     }
 
+    /// The children the document indexes by parent, as the model looks them up once per
+    /// Representation: `BaseURL` and segment information.
+    var isIndexedChild: Bool {
+        switch self {
+        case .baseURL, .segmentBase, .segmentList, .segmentTemplate, .segmentTimeline, .initialization,
+             .representationIndex, .bitstreamSwitching: true
+        default: false
+        }
+    }
+
     /// `SegmentBase`, `SegmentList` or `SegmentTemplate`.
     var isSegmentInformation: Bool {
         self == .segmentBase || self == .segmentList || self == .segmentTemplate

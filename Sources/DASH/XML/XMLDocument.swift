@@ -9,10 +9,6 @@ final class XMLDocument: Sendable {
     /// segment information), by parent: an AdaptationSet of many Representations is not walked
     /// again for each of them. Keyed by ``childKey(_:_:)``.
     private let firstChildren: [Int64: Int32]
-    /// The kinds in ``firstChildren``.
-    private static let indexedKinds: Set<ElementKind> = [.baseURL, .segmentBase, .segmentList, .segmentTemplate,
-                                                          .segmentTimeline, .initialization, .representationIndex,
-                                                          .bitstreamSwitching]
     /// The key of "any of SegmentBase, SegmentList and SegmentTemplate".
     private static let anySegmentInformation: UInt8 = 255
 
@@ -23,7 +19,7 @@ final class XMLDocument: Sendable {
         var firstChildren: [Int64: Int32] = [:]
         for index in elements.indices.dropFirst() {
             let record = elements[index]
-            guard Self.indexedKinds.contains(record.kind) else { continue }
+            guard record.kind.isIndexedChild else { continue }
             let key = Self.childKey(record.parent, record.kind.rawValue)
             if firstChildren[key] == nil { firstChildren[key] = Int32(index) }
             if record.kind.isSegmentInformation {
@@ -138,7 +134,7 @@ final class XMLDocument: Sendable {
 
     /// The first child of `element` of one kind.
     func firstChild(of element: Int32, kind: ElementKind) -> Int32? {
-        if Self.indexedKinds.contains(kind) { return firstChildren[Self.childKey(element, kind.rawValue)] }
+        if kind.isIndexedChild { return firstChildren[Self.childKey(element, kind.rawValue)] }
         var child = elements[Int(element)].firstChild
         while child >= 0 {
             if elements[Int(child)].kind == kind { return child }

@@ -82,13 +82,14 @@ extension XMLTokenizer {
     /// must be UTF-8.
     private mutating func scanName(from start: Int) throws(DASHParseError) -> Int {
         var end = start
-        var hasNonASCII = false
+        var union: UInt8 = 0
         while end < count {
             let value = base[end]
             guard classes[Int(value)] & ByteClass.nameCharacter != 0 else { break }
-            if value >= 0x80 { hasNonASCII = true }
+            union |= value
             end += 1
         }
+        let hasNonASCII = union >= 0x80
         guard end - start <= limits.maximumNameBytes else {
             throw error(.limitExceeded, "a name longer than \(limits.maximumNameBytes) bytes", at: start)
         }
