@@ -133,13 +133,16 @@ campaign_target() {
 merge_corpus() {
     local name=$1 new=$2 log=$3
     local next=Fuzz/corpus/$name.next
-    rm -rf "$next"; mkdir -p "$next" "Fuzz/corpus/$name"
+    # libFuzzer resumes a merge from an existing control file: a stale one, left by the last
+    # campaign, would count files of this merge as processed with that merge's results.
+    local control=Fuzz/artifacts/$name.merge-control
+    rm -rf "$next" "$control"; mkdir -p "$next" "Fuzz/corpus/$name"
     local inputs=("Fuzz/corpus/$name" "$new" "Fuzz/$name/seeds")
     [ -d "Fuzz/$name/crashes" ] && inputs+=("Fuzz/$name/crashes")
     [ -d "Fuzz/corpus-work/$name" ] && inputs+=("Fuzz/corpus-work/$name")
     if fuzzer "$scratch/debug/$name" -merge=1 -rss_limit_mb=2048 -timeout=10 \
-            -merge_control_file="Fuzz/artifacts/$name.merge-control" "$next" "${inputs[@]}" >"$log" 2>&1; then
-        rm -rf "Fuzz/corpus/$name"; mv "$next" "Fuzz/corpus/$name"
+            -merge_control_file="$control" "$next" "${inputs[@]}" >"$log" 2>&1; then
+        rm -rf "Fuzz/corpus/$name" "$control"; mv "$next" "Fuzz/corpus/$name"
     else
         rm -rf "$next"; echo "fuzz: merging $name's corpus failed, kept the old one (see $log)" >&2
         return 1
