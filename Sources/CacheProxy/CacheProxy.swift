@@ -239,12 +239,15 @@ public final class CacheProxy: Sendable {
 
     /// Stops accepting connections and lets every connection finish the responses it owes, for
     /// at most ``CacheProxyConfiguration/shutdownGracePeriod``; ``run()`` then ends the
-    /// connections still open and returns. A `ServiceGroup`'s graceful shutdown calls this.
+    /// connections still open and returns. Idle connections close at once, and the proxy's own
+    /// background work (session buffering, prefetching, downloads) is cancelled at once, keeping
+    /// what it stored. A `ServiceGroup`'s graceful shutdown calls this.
     public func shutdownGracefully() {
         guard let running else { return }
         logger.info("shutting down: no new connections, the responses in flight may finish",
                     metadata: ["grace": "\(configuration.shutdownGracePeriod)"])
-        running.context.connections.drain()
+        let shutdown = GracefulShutdown(context: running.context, grace: configuration.shutdownGracePeriod, logger: logger)
+        running.context.connections.beginDraining { await shutdown.begin() }
         running.listener.channel.close(promise: nil)
     }
 

@@ -100,4 +100,100 @@ struct GracefulShutdownTests {
         #expect(closed)
         #expect(bytes.count < Self.size, "the stalled response was cut, not completed")
     }
+
+    /// GETs `url` through `client` and returns the status and body.
+    static func get(_ client: HTTPClient, _ url: String, range: String? = nil) async throws -> (status: UInt, body: [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        if let range { request.headers.add(name: "Range", value: range) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        var body: [UInt8] = []
+        for try await chunk in response.body { body += chunk.readableBytesView }
+        return (response.status.code, body)
+    }
+
+    @Test("SIGTERM after a run of misses, ranges, a cut transfer and background fetches: nobody receives anything, the process exits within 1 s and says what it cancelled",
+          .timeLimit(.minutes(1)))
+    func exitsAtOnceWhenNobodyReceives() async throws {
+        let origin = try await TestOrigin.start()
+        let large = TestBytes(seed: 81).bytes(0, 8_000_000)
+        origin.set("/large.mp4", .init(large, contentType: "video/mp4"))
+        // About 7 Mbit/s.
+        let throttled = TestOrigin.Faults(chunkDelay: .milliseconds(10), chunkSize: 8_750)
+        origin.set("/slow.ts", .init(TestBytes(seed: 82).bytes(0, 400_000), contentType: "video/mp2t", faults: throttled))
+        origin.set("/cut.ts", .init(TestBytes(seed: 83).bytes(0, 2_000_000), contentType: "video/mp2t", faults: .init(dropAfter: 1_000_000)))
+        // Background work still running at the signal: a session buffering and a prefetch, both crawling.
+        let crawling = TestOrigin.Faults(chunkDelay: .milliseconds(100), chunkSize: 4_000)
+        let presentation = TestPresentation.publish("bg", on: origin, segments: 6, segmentSize: 400_000, faults: crawling)
+        origin.set("/prefetched.mp4", .init(TestBytes(seed: 84).bytes(0, 4_000_000), contentType: "video/mp4", faults: crawling))
+        let directory = TemporaryDirectory("graceful-idle")
+        let serve = try ServeProcess(["--cache-dir", directory.path, "--shutdown-grace", "10", "--log-level", "info"])
+        let client = Self.client()
+        let base = "http://127.0.0.1:\(serve.port)"
+        func proxied(_ path: String) -> String { base + "/proxy?url=" + percentEncoded(origin.url(path)) }
+        do {
+            // Ranges, cold then warm, of a large file.
+            var generator = SeededGenerator(seed: 34)
+            for _ in 0..<20 {
+                let start = Int.random(in: 0..<(large.count - 100_000), using: &generator)
+                let answer = try await Self.get(client, proxied("/large.mp4"), range: "bytes=\(start)-\(start + 99_999)")
+                #expect(answer.status == 206 && answer.body.elementsEqual(large[start..<start + 100_000]))
+            }
+            // Two coalesced misses through the throttled origin, and a 64 KiB range miss.
+            let slowURL = proxied("/slow.ts")
+            async let first = Self.get(client, slowURL)
+            async let second = Self.get(client, slowURL)
+            let (firstBody, secondBody) = try await (first.body, second.body)
+            #expect(firstBody.count == 400_000 && secondBody.count == 400_000)
+            #expect(try await Self.get(client, proxied("/large.mp4"), range: "bytes=7000000-7065535").body.count == 65_536)
+            // A transfer the origin cuts half-way, then two more requests for it.
+            for _ in 0..<3 { _ = try? await Self.get(client, proxied("/cut.ts")) }
+            // The background work: a session that buffers the crawling presentation, and a prefetch.
+            var open = HTTPClientRequest(url: base + "/sessions")
+            open.method = .POST
+            open.headers.add(name: "Content-Type", value: "application/json")
+            open.body = .bytes(ByteBuffer(string: #"{"url": "\#(origin.url(presentation.mediaPath("low")))", "bufferAhead": {"segments": 4}}"#))
+            #expect(try await client.execute(open, timeout: .seconds(10)).status == .created)
+            var prefetch = HTTPClientRequest(url: base + "/prefetch")
+            prefetch.method = .POST
+            prefetch.headers.add(name: "Content-Type", value: "application/json")
+            prefetch.body = .bytes(ByteBuffer(string: #"{"urls": ["\#(origin.url("/prefetched.mp4"))"], "bytes": 4000000}"#))
+            #expect(try await client.execute(prefetch, timeout: .seconds(10)).status == .accepted)
+            let segment0 = origin.url(presentation.path("low", segment: 0)), prefetched = origin.url("/prefetched.mp4")
+            try await waitUntil("the session's and the prefetch's fetches have stored bytes") {
+                let listed = try await Self.get(client, base + "/entries?limit=100").body
+                let entries = (try? JSONSerialization.jsonObject(with: Data(listed)) as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+                let stored = Set(entries.filter { ($0["cachedBytes"] as? Int ?? 0) > 0 }.compactMap { $0["url"] as? String })
+                return stored.contains(segment0) && stored.contains(prefetched)
+            }
+            // The client's pool keeps its connections open, idle; so does a client that had its
+            // answer and neither reads nor closes (as a player's HTTP stack may). Nobody is
+            // receiving anything.
+            let idle = try RawConnection(port: serve.port)
+            #expect(idle.send("GET /status HTTP/1.1\r\nHost: 127.0.0.1:\(serve.port)\r\n\r\n"))
+            #expect(await idle.readResponse(timeout: .seconds(10))?.status == 200)
+            let signalled = ContinuousClock.now
+            serve.signal(SIGTERM)
+            #expect(await serve.exitStatus() == 0, "standard error: \(serve.standardError)")
+            let elapsed = ContinuousClock.now - signalled
+            #expect(elapsed < .seconds(1), "exited \(elapsed) after SIGTERM")
+            let log = serve.standardError
+            #expect(log.contains("for 0 responses in flight"), "\(log)")
+            #expect(log.contains("idle connection") && !log.contains("closed 0 idle connections"), "\(log)")
+            #expect(log.contains("(1 session)") && log.contains("1 prefetch job"), "\(log)")
+            withExtendedLifetime(idle) {}
+        } catch {
+            serve.signal(SIGKILL)
+            try? await client.shutdown()
+            await origin.stop()
+            throw error
+        }
+        try await client.shutdown()
+        await origin.stop()
+        // What the background fetches stored stays, in a store that opens for writing.
+        let store = try CacheStore.open(at: directory.path)
+        defer { try? store.close() }
+        #expect((store.entry(for: store.key(for: origin.url("/prefetched.mp4")))?.cachedBytes ?? 0) > 0)
+        #expect((store.entry(for: store.key(for: origin.url(presentation.path("low", segment: 0))))?.cachedBytes ?? 0) > 0)
+        #expect((store.entry(for: store.key(for: origin.url("/prefetched.mp4")))?.cachedBytes ?? 0) < 4_000_000, "cancelled, not finished")
+    }
 }

@@ -16,7 +16,9 @@ import NIOHTTP1
 /// Knowing when a connection owes no response, it also drains it when the proxy shuts down
 /// gracefully (``DrainConnection``): at once when idle, else once its last response is flushed,
 /// it closes its side of the connection, which waits for the bytes still queued (the client gets
-/// every response whole), and the client's close ends the connection.
+/// every response whole), and the client's close ends the connection. A connection that owes
+/// nothing and has nothing left to send is closed whole at once: a client that keeps an idle
+/// connection open (an HTTP stack's pool) must not hold the shutdown for its grace period.
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -52,9 +54,18 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is DrainConnection {
+        if let drain = event as? DrainConnection {
             draining = true
-            if endsWritten == headsReceived { context.close(mode: .output, promise: nil) }
+            let owesResponse = endsWritten != headsReceived
+            let leaving = ((try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0) > 0
+            drain.tally.record(owesResponse: owesResponse || leaving)
+            if !owesResponse {
+                if leaving {
+                    context.close(mode: .output, promise: nil)
+                } else {
+                    context.close(promise: nil)
+                }
+            }
         } else {
             context.fireUserInboundEventTriggered(event)
         }

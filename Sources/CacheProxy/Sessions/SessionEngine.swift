@@ -74,8 +74,10 @@ final class SessionEngine: Sendable {
         state.withLock { !$0.isClosed && now - $0.lastActivity >= request.idleTimeout }
     }
 
-    /// Stops the session: its fetches are cancelled at once and nothing starts again.
-    func close() {
+    /// Stops the session: its fetches are cancelled at once and nothing starts again. Returns
+    /// how many fetches it cancelled.
+    @discardableResult
+    func close() -> Int {
         let (fetches, waiters) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
             guard !state.isClosed else { return ([], []) }
             state.isClosed = true
@@ -88,6 +90,7 @@ final class SessionEngine: Sendable {
         }
         for fetch in fetches { fetch.cancel() }
         for waiter in waiters { waiter.resume() }
+        return fetches.count
     }
 
     // MARK: Timelines and position

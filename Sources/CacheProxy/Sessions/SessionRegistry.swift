@@ -67,8 +67,10 @@ final class SessionRegistry: Sendable {
         return final
     }
 
-    /// Closes every session and stops the sweeper: the proxy is stopping.
-    func shutdown() async {
+    /// Closes every session and stops the sweeper: the proxy is stopping. Returns how many
+    /// sessions were open and how many of their fetches were cancelled (none the second time).
+    @discardableResult
+    func shutdown() async -> (sessions: Int, fetches: Int) {
         let (engines, sweeper) = state.withLock { state in
             state.isShutDown = true
             defer {
@@ -78,8 +80,9 @@ final class SessionRegistry: Sendable {
             return (Array(state.open.values), state.sweeper)
         }
         sweeper?.cancel()
-        for engine in engines { engine.close() }
+        let fetches = engines.reduce(0) { $0 + $1.close() }
         await sweeper?.value
+        return (engines.count, fetches)
     }
 
     private func sweep() async {
