@@ -15,5 +15,6 @@ public func fuzzDownloadRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) ->
     }
     precondition(request.url.string.hasPrefix("http://") || request.url.string.hasPrefix("https://"))
     if case .closest(let bandwidth) = request.variant { precondition(bandwidth >= 1) }
+    precondition(request.headers.isWithinLimits, "accepted headers hold to their limits")
     return 0
 }

@@ -14,5 +14,7 @@ public func fuzzPrefetchRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) ->
     case .segments(let segments): precondition(segments > 0 && segments <= limits.maximumSegments)
     case .bytes(let bytes): precondition(bytes > 0 && bytes <= limits.maximumBytes)
     }
+    precondition(request.headers.count == request.urls.count && request.headers.allSatisfy(\.isWithinLimits),
+                 "one set of headers per URL, each within the limits")
     return 0
 }

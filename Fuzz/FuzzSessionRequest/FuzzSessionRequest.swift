@@ -28,5 +28,6 @@ public func fuzzSessionRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> 
     if let head = request.headSegments { precondition(head >= 1 && head <= limits.maximumSegments) }
     if let bandwidth = request.bandwidth { precondition(bandwidth >= 1) }
     if let maximum = request.maximumBandwidth { precondition(maximum >= 1) }
+    precondition(request.headers.isWithinLimits, "accepted headers hold to their limits")
     return 0
 }

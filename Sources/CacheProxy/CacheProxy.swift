@@ -341,6 +341,17 @@ public final class CacheProxy: Sendable {
         }
     }
 
+    /// Replaces the header fields every origin request carries, per origin host pattern (as
+    /// ``CacheProxyConfiguration/originHeaders``, which it overrides), from the next request on:
+    /// for tokens and signed cookies that expire while the proxy runs.
+    ///
+    /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running (set
+    ///   ``CacheProxyConfiguration/originHeaders`` before it starts).
+    public func setOriginHeaders(_ headers: [String: OriginHeaderFields]) throws(CacheProxyError) {
+        guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
+        context.upstream.setOriginHeaders(headers)
+    }
+
     /// Cancels all prefetching; nil when the proxy is not running.
     @discardableResult
     public func cancelPrefetch() -> PrefetchStatus? {

@@ -15,6 +15,21 @@ public struct CacheProxyConfiguration: Sendable {
     /// The origins the proxy may fetch from, as host names (`cdn.example.com`) or suffix patterns
     /// (`*.example.com`, which also matches `example.com`). nil allows every http(s) origin.
     public var allowedHosts: [String]?
+    /// Header fields for origin requests, per origin: host patterns as in ``allowedHosts``
+    /// (`cdn.example.com`, `*.example.com`) to the fields every request to a matching host
+    /// carries (a bearer token, a signed cookie). Fields a session, prefetch or download request
+    /// or a player gives win over these by name (Docs/PROXY.md, "Credentials", has the order);
+    /// ``CacheProxy/setOriginHeaders(_:)`` replaces them while the proxy runs. Values are never
+    /// logged or reported. Default none.
+    public var originHeaders: [String: OriginHeaderFields] = [:]
+    /// Names of a player's request header fields that are forwarded to the origin with the
+    /// requests made for it (`Cookie`, `Authorization`, `Referer`, `User-Agent`). Names in
+    /// ``OriginHeaderFields/refusedNames`` are never forwarded. Default none.
+    public var forwardedHeaders: [String] = []
+    /// Whether responses marked `Cache-Control: no-store` are stored anyway, for apps that own
+    /// their CDN and know its bytes are the same for every user. Default false: they are passed
+    /// to the player and not stored.
+    public var storesNoStoreResponses = false
     /// How many segment fetches may run at once; more wait. Default 32.
     public var segmentConcurrency: Int
     /// How many express fetches (playlists, init segments, keys, probes) may run at once. They

@@ -120,6 +120,13 @@ extension CacheStore {
         try updateEntry(key, .headLimit(limit))
     }
 
+    /// Records in an entry's file the names of the request header fields its response varies
+    /// on (HTTP `Vary`), as the attribute `http.vary` (names joined by commas; none removes it),
+    /// so that `sparsecache inspect` shows them. Names only: never request values.
+    public func setVaryNames(_ names: [String], for key: String) throws(CacheStoreError) {
+        try updateEntry(key, .varyNames(names))
+    }
+
     /// Changes an entry's record and, durably, the attributes in its file's header (written and
     /// committed outside the lock).
     private func updateEntry(_ key: String, _ change: EntryChange) throws(CacheStoreError) {
@@ -147,12 +154,15 @@ private enum EntryChange {
     case pinned(Bool)
     case expires(UInt64?)
     case headLimit(UInt64?)
+    /// Only in the file's attributes: the record does not keep it.
+    case varyNames([String])
 
     func apply(to record: inout EntryRecord) {
         switch self {
         case .pinned(let pinned): record.pinned = pinned
         case .expires(let expires): record.expires = expires
         case .headLimit(let limit): record.headLimit = limit
+        case .varyNames: break
         }
     }
 
@@ -161,6 +171,7 @@ private enum EntryChange {
         case .pinned(let pinned): attributes[EntryAttribute.pinned] = pinned ? "1" : nil
         case .expires(let expires): attributes[EntryAttribute.expires] = expires.map(String.init)
         case .headLimit(let limit): attributes[EntryAttribute.headLimit] = limit.map(String.init)
+        case .varyNames(let names): attributes[EntryAttribute.vary] = names.isEmpty ? nil : names.joined(separator: ",")
         }
     }
 }

@@ -121,6 +121,7 @@ final class DownloadManager: Sendable {
         options.variant = request.variant
         options.allVariants = request.allVariants
         options.pin = request.pin
+        options.headers = request.headers
         return options
     }
 

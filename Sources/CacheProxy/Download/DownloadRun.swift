@@ -30,7 +30,7 @@ final class DownloadRun: Sendable {
         self.report = progress
     }
 
-    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .deep) }
+    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .deep, headers: options.headers) }
 
     func download(_ origin: OriginURL) async throws -> DownloadReport {
         if PlaylistDetection.hasPlaylistExtension(origin) {

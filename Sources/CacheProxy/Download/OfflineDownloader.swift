@@ -26,6 +26,9 @@ public final class OfflineDownloader: Sendable {
         public var concurrency = 4
         /// Tries per resource before the run gives up on it.
         public var attempts = 4
+        /// Header fields every origin request of the download carries (credentials), over
+        /// the configuration's ``CacheProxyConfiguration/originHeaders`` for each host.
+        public var headers = OriginHeaderFields()
 
         public init() {}
     }

@@ -86,7 +86,7 @@ public struct ProxyDownloadClient: Sendable {
 
         init(_ request: DownloadRequest) { self.request = request }
 
-        private enum CodingKeys: String, CodingKey { case url, variant, allVariants, pin }
+        private enum CodingKeys: String, CodingKey { case url, variant, allVariants, pin, headers }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -98,6 +98,10 @@ public struct ProxyDownloadClient: Sendable {
             }
             try container.encode(request.allVariants, forKey: .allVariants)
             try container.encode(request.pin, forKey: .pin)
+            if !request.headers.isEmpty {
+                let fields = Dictionary(request.headers.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                try container.encode(fields, forKey: .headers)
+            }
         }
     }
 }

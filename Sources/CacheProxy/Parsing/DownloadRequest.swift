@@ -2,7 +2,8 @@
 /// download into the cache while the proxy serves.
 ///
 /// ```json
-/// {"url": "https://cdn.example/show/master.m3u8", "variant": "lowest", "allVariants": false, "pin": true}
+/// {"url": "https://cdn.example/show/master.m3u8", "variant": "lowest", "allVariants": false, "pin": true,
+///  "headers": {"Cookie": "CloudFront-Policy=..."}}
 /// ```
 ///
 /// `variant` picks the variant of a multivariant playlist: `"highest"` (the default), `"lowest"`,
@@ -13,6 +14,8 @@ public struct DownloadRequest: Sendable, Hashable {
     public var variant: PrefetchRequest.VariantChoice
     public var allVariants: Bool
     public var pin: Bool
+    /// Header fields every origin request of the download carries (credentials).
+    public var headers = OriginHeaderFields()
 
     /// The largest body accepted.
     public static let maximumBodyBytes = 16 * 1024
@@ -50,6 +53,7 @@ public struct DownloadRequest: Sendable, Hashable {
         }
         allVariants = decoded.allVariants ?? false
         pin = decoded.pin ?? false
+        headers = decoded.headers ?? OriginHeaderFields()
     }
 
     private struct Body: Decodable {
@@ -57,9 +61,10 @@ public struct DownloadRequest: Sendable, Hashable {
         var variant: Variant?
         var allVariants: Bool?
         var pin: Bool?
+        var headers: OriginHeaderFields?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case url, variant, allVariants, pin
+            case url, variant, allVariants, pin, headers
         }
 
         init(from decoder: any Decoder) throws {
@@ -69,6 +74,7 @@ public struct DownloadRequest: Sendable, Hashable {
             variant = try container.decodeIfPresent(Variant.self, forKey: .variant)
             allVariants = try container.decodeIfPresent(Bool.self, forKey: .allVariants)
             pin = try container.decodeIfPresent(Bool.self, forKey: .pin)
+            headers = try container.decodeIfPresent(OriginHeaderFields.self, forKey: .headers)
         }
     }
 

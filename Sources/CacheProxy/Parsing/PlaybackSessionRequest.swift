@@ -4,7 +4,8 @@ public import HLS
 ///
 /// ```json
 /// {"url": "https://cdn.example/v/master.m3u8", "quality": "720p", "bufferAhead": {"seconds": 30},
-///  "startBuffer": {"segments": 2}, "hideUntilBuffered": true}
+///  "startBuffer": {"segments": 2}, "hideUntilBuffered": true,
+///  "headers": {"Authorization": "Bearer T", "Cookie": "session=S"}}
 /// ```
 ///
 /// Exactly one of `url` (a presentation: a multivariant or media playlist) and `urls` (several
@@ -50,6 +51,10 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
     public var headSegments: Int?
     /// A session with no request for this long closes itself.
     public var idleTimeout: Duration
+    /// Header fields every origin request made for the session carries (its playlists,
+    /// segments, keys, init sections, buffering): credentials such as `Authorization` or
+    /// `Cookie`. Checked as ``OriginHeaderFields`` checks them; never reported but by name.
+    public var headers = OriginHeaderFields()
 
     /// A request for one presentation with every option at its default.
     public init(url: OriginURL) {
@@ -104,6 +109,7 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         if let seconds = decoded.startTimeout { startTimeout = try Self.duration(seconds, field: "startTimeout", limits: limits) }
         if let seconds = decoded.idleTimeout { idleTimeout = try Self.duration(seconds, field: "idleTimeout", limits: limits) }
         hideUntilBuffered = decoded.hideUntilBuffered ?? false
+        headers = decoded.headers ?? OriginHeaderFields()
         if let head = decoded.headSegments {
             guard head >= 1, head <= limits.maximumSegments else {
                 throw ParseError(.malformed, "\"headSegments\" must be 1 to \(limits.maximumSegments)", field: "\"headSegments\"")
@@ -177,10 +183,11 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         var hideUntilBuffered: Bool?
         var headSegments: Int?
         var idleTimeout: Double?
+        var headers: OriginHeaderFields?
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case url, urls, quality, maxBandwidth, bandwidth, bufferAhead, startBuffer, startTimeout, hideUntilBuffered, headSegments
-            case idleTimeout
+            case idleTimeout, headers
         }
 
         init(from decoder: any Decoder) throws {
@@ -197,6 +204,7 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
             hideUntilBuffered = try container.decodeIfPresent(Bool.self, forKey: .hideUntilBuffered)
             headSegments = try container.decodeIfPresent(Int.self, forKey: .headSegments)
             idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout)
+            headers = try container.decodeIfPresent(OriginHeaderFields.self, forKey: .headers)
         }
     }
 

@@ -10,7 +10,9 @@ public import HLS
 /// `urls` lists the videos in feed order. Exactly one budget applies to each video: `seconds` of
 /// playback, `segments`, or `bytes` (every byte fetched counts, playlists included).
 /// `variant` picks the variant of a multivariant playlist: `"lowest"` (the default),
-/// `"highest"`, or a bandwidth in bits per second (the closest one).
+/// `"highest"`, or a bandwidth in bits per second (the closest one). `headers` (header fields
+/// for every origin request, such as credentials) applies to the whole list; an item may be
+/// `{"url": "...", "headers": {...}}` instead of a string, whose fields win over the list's.
 public struct PrefetchRequest: Sendable, Hashable {
     public enum Budget: Sendable, Hashable {
         case seconds(Double)
@@ -48,11 +50,16 @@ public struct PrefetchRequest: Sendable, Hashable {
     public var urls: [OriginURL]
     public var budget: Budget
     public var variant: VariantChoice
+    /// The header fields of each URL's origin requests, one per entry of ``urls``: the item's
+    /// fields over the list's.
+    public var headers: [OriginHeaderFields]
 
-    public init(urls: [OriginURL], budget: Budget, variant: VariantChoice = .lowest) {
+    /// A request for `urls`, whose origin requests carry `headers` (the same for every URL).
+    public init(urls: [OriginURL], budget: Budget, variant: VariantChoice = .lowest, headers: OriginHeaderFields = OriginHeaderFields()) {
         self.urls = urls
         self.budget = budget
         self.variant = variant
+        self.headers = Array(repeating: headers, count: urls.count)
     }
 
     /// Parses and validates a request body.
@@ -70,7 +77,19 @@ public struct PrefetchRequest: Sendable, Hashable {
             throw ParseError(.tooLong, "more than \(limits.maximumURLs) urls")
         }
         var urls: [OriginURL] = []
-        for url in decoded.urls { urls.append(try OriginURL(parsing: Array(url.utf8))) }
+        var headers: [OriginHeaderFields] = []
+        let listHeaders = decoded.headers ?? OriginHeaderFields()
+        for (index, item) in decoded.urls.enumerated() {
+            urls.append(try OriginURL(parsing: Array(item.url.utf8)))
+            guard let own = item.headers else {
+                headers.append(listHeaders)
+                continue
+            }
+            // The limits hold for what is sent: the item's fields with the list's.
+            let merged = own.merged(over: listHeaders).fields.map { (name: $0.name, value: $0.value) }
+            headers.append(try OriginHeaderFields(merged, context: "urls[\(index)].headers"))
+        }
+        self.headers = headers
         let budgets = [decoded.seconds != nil, decoded.segments != nil, decoded.bytes != nil].filter { $0 }.count
         guard budgets == 1 else {
             throw ParseError(budgets == 0 ? .missing : .malformed, "give exactly one of \"seconds\", \"segments\" or \"bytes\"")
@@ -102,11 +121,33 @@ public struct PrefetchRequest: Sendable, Hashable {
     }
 
     private struct Body: Decodable {
-        var urls: [String]
+        var urls: [Item]
         var seconds: Double?
         var segments: Int?
         var bytes: UInt64?
         var variant: Variant?
+        var headers: OriginHeaderFields?
+    }
+
+    /// A URL, or `{"url": ..., "headers": {...}}`.
+    private struct Item: Decodable {
+        var url: String
+        var headers: OriginHeaderFields?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case url, headers
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let url = try? decoder.singleValueContainer().decode(String.self) {
+                self.url = url
+                return
+            }
+            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decode(String.self, forKey: .url)
+            headers = try container.decodeIfPresent(OriginHeaderFields.self, forKey: .headers)
+        }
     }
 
     private enum Variant: Decodable {

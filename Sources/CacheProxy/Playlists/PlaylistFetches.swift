@@ -11,7 +11,12 @@ import Synchronization
 final class PlaylistFetches: Sendable {
     typealias Result = (head: OriginResponseHead, body: [UInt8], finalURL: String)
 
-    private let inFlight = Mutex<[String: Task<Result, any Error>]>([:])
+    private let inFlight = Mutex<[SharedFetch: Task<Result, any Error>]>([:])
+    /// What a fetch in flight is shared by: its URL and the fields asked for it.
+    private struct SharedFetch: Hashable {
+        var url: String
+        var headers: OriginHeaderFields
+    }
     private let finalURLs = Mutex<[String: String]>([:])
     /// Redirected playlists remembered at most; past it they are forgotten and start over.
     private static let rememberedRedirects = 4096
@@ -24,22 +29,26 @@ final class PlaylistFetches: Sendable {
     }
 
     /// Fetches `origin` whole, or joins the fetch of it already in flight (which becomes as
-    /// urgent as this caller, when it was less).
-    func fetch(_ origin: OriginURL, lane: UpstreamLane.Kind = .express, urgency: FetchUrgency) async throws -> Result {
+    /// urgent as this caller, when it was less). Only fetches asked with the same `headers`
+    /// are shared: another session's credentials may get another answer.
+    func fetch(
+        _ origin: OriginURL, lane: UpstreamLane.Kind = .express, urgency: FetchUrgency, headers: OriginHeaderFields = OriginHeaderFields()
+    ) async throws -> Result {
         let (upstream, limit) = (upstream, limit)
+        let shared = SharedFetch(url: origin.string, headers: headers)
         let (task, joined) = inFlight.withLock { tasks in
-            if let task = tasks[origin.string] { return (task, true) }
+            if let task = tasks[shared] { return (task, true) }
             let task = Task<Result, any Error> {
-                let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, lane: lane, urgency: urgency)
+                let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, lane: lane, urgency: urgency, headers: headers)
                 return (head, body, finalURL)
             }
-            tasks[origin.string] = task
+            tasks[shared] = task
             return (task, false)
         }
         if joined { upstream.scheduler.raise(key: origin.string, range: nil, to: urgency) }
         defer {
             inFlight.withLock { tasks in
-                if tasks[origin.string] == task { tasks[origin.string] = nil }
+                if tasks[shared] == task { tasks[shared] = nil }
             }
         }
         let result = try await task.value
@@ -52,8 +61,8 @@ final class PlaylistFetches: Sendable {
     /// only a conditional request.
     ///
     /// - Returns: the answer; a `304`'s body is empty.
-    func revalidate(_ origin: OriginURL, validators: EntryMetadata) async throws -> Result {
-        let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, urgency: .deep, validators: validators)
+    func revalidate(_ origin: OriginURL, validators: EntryMetadata, headers: OriginHeaderFields) async throws -> Result {
+        let (head, body, finalURL) = try await upstream.fetchWhole(origin, limit: limit, urgency: .deep, validators: validators, headers: headers)
         let result = (head: head, body: body, finalURL: finalURL)
         remember(result, of: origin)
         return result

@@ -15,6 +15,8 @@ struct PlaylistLoader {
     let lane: UpstreamLane.Kind
     /// How urgently a player waits for the playlist (``FetchUrgency``).
     let urgency: FetchUrgency
+    /// The fields asked for the origin requests (a session's, a prefetch item's, a player's).
+    var headers = OriginHeaderFields()
 
     /// A playlist's bytes and what is known of them.
     struct Loaded {
@@ -53,14 +55,14 @@ struct PlaylistLoader {
             if playlist.kind == .media, !playlist.isLive { return loaded }
             if playlist.kind == .master {
                 context.counters.recordPlaylistWithoutOrigin()
-                PlaylistRevalidation(context: context, origin: origin, key: key, cachedBody: cached.body)
+                PlaylistRevalidation(context: context, origin: origin, key: key, cachedBody: cached.body, headers: headers)
                     .startIfStale(validators: cached.validators)
                 return loaded
             }
         }
         let fetched: PlaylistFetches.Result
         do {
-            fetched = try await context.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane, urgency: urgency)
+            fetched = try await context.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane, urgency: urgency, headers: headers)
         } catch let error as UpstreamError where allowsStale && error.isOriginDown && !directives.isBlocking {
             guard let cached else { throw error }
             context.counters.recordStale()
@@ -69,7 +71,9 @@ struct PlaylistLoader {
                           contentType: cached.contentType, source: .stale)
         }
         let playlist = PlaylistCache.parse(fetched.body, url: fetched.finalURL)
-        if !directives.asksForDelta {
+        // A playlist the origin says not to store (or that varies by request) is fetched every time.
+        let refusal = context.upstream.storageRefusal(fetched.head, key: key, origin: origin, headers: headers)
+        if !directives.asksForDelta, refusal == nil {
             cache.save(fetched, key: key, replacing: cached?.body)
             if playlist?.kind == .master {
                 context.playlistFreshness.confirmed(key, lifetime: context.playlistFreshness.lifetime(of: fetched.head))
@@ -83,11 +87,11 @@ struct PlaylistLoader {
     /// lane, a stale copy when the origin fails, an origin failure as the response's error, and
     /// how the cache answered noted on `writer`.
     static func loadForPlayer(
-        _ origin: OriginURL, directives: DeliveryDirectives, context: ProxyContext, writer: ResponseWriter
+        _ origin: OriginURL, directives: DeliveryDirectives, context: ProxyContext, headers: OriginHeaderFields, writer: ResponseWriter
     ) async throws -> Loaded {
         let loaded: Loaded
         do {
-            loaded = try await PlaylistLoader(context: context, lane: .express, urgency: .start)
+            loaded = try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
                 .load(origin, directives: directives, allowsStale: true)
         } catch let error as UpstreamError {
             throw ProxyFailure(error)

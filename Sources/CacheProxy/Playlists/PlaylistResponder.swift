@@ -14,9 +14,11 @@ import SparseFile
 /// origin answers, and the cached copy is served (stale) only when it does not.
 struct PlaylistResponder {
     let context: ProxyContext
+    /// The fields asked for the origin requests (a player's forwarded fields).
+    var headers = OriginHeaderFields()
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, writer: writer)
+        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
         if loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) {
             // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
             let store = context.store
@@ -83,7 +85,7 @@ extension UpstreamError {
         switch code {
         case .unreachable, .truncated: true
         case .status(let status): status >= 500
-        case .invalidResponse, .tooLarge, .storeFull, .refused: false
+        case .invalidResponse, .tooLarge, .storeFull, .refused, .notStorable: false
         }
     }
 }

@@ -14,6 +14,8 @@ struct PlaylistRevalidation {
     let origin: OriginURL
     let key: String
     let cachedBody: [UInt8]
+    /// The fields the request that found the copy stale was asked with.
+    let headers: OriginHeaderFields
 
     /// Starts the revalidation, unless the copy is fresh or one already runs.
     func startIfStale(validators: EntryMetadata) {
@@ -30,7 +32,7 @@ struct PlaylistRevalidation {
     private func run(validators: EntryMetadata) async {
         let freshness = context.playlistFreshness
         do {
-            let answer = try await context.playlistFetches.revalidate(origin, validators: validators)
+            let answer = try await context.playlistFetches.revalidate(origin, validators: validators, headers: headers)
             let notModified = answer.head.status == 304
             context.counters.recordRevalidation(notModified: notModified)
             if !notModified {

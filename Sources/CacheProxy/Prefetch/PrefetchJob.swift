@@ -14,14 +14,18 @@ final class PrefetchJob: Sendable {
     let origin: OriginURL
     let budget: PrefetchRequest.Budget
     let variant: PrefetchRequest.VariantChoice
+    /// The fields its origin requests carry (the item's over the request's).
+    let headers: OriginHeaderFields
     /// Bytes fetched so far, readable while the job runs.
     let spent = Atomic<UInt64>(0)
 
-    init(context: ProxyContext, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice) {
+    init(context: ProxyContext, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
+         headers: OriginHeaderFields = OriginHeaderFields()) {
         self.context = context
         self.origin = origin
         self.budget = budget
         self.variant = variant
+        self.headers = headers
     }
 
     /// Tries per resource: a transfer cut while paused is taken up again from where it stopped.
@@ -35,7 +39,7 @@ final class PrefetchJob: Sendable {
     /// How many seconds a segment of a `segments` budget stands for in a plain file.
     static let secondsPerSegment: Double = 6
 
-    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .ahead) }
+    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .ahead, headers: headers) }
 
     /// Runs the job; returns a note about what it left out, if anything.
     func run() async throws -> String? {

@@ -50,9 +50,11 @@ final class PrefetchScheduler: Sendable {
                     cut.append(task)
                 }
             }
-            queue.entries = request.urls.map { url in
-                kept.removeValue(forKey: url.string)
-                    ?? Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant), state: .queued)
+            queue.entries = zip(request.urls, request.headers).map { url, headers in
+                // A job asked with other fields starts over: they may give other bytes.
+                if let entry = kept.removeValue(forKey: url.string), entry.job.headers == headers { return entry }
+                return Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant, headers: headers),
+                             state: .queued)
             }
             return cut
         }

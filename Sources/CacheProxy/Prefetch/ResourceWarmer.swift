@@ -13,6 +13,8 @@ struct ResourceWarmer: Sendable {
     let urgency: FetchUrgency
     /// The playback session whose traffic this is, if any.
     var session: SessionTraffic?
+    /// The fields asked for the origin requests (a session's, a prefetch item's, a download's).
+    var headers = OriginHeaderFields()
 
     /// A playlist, parsed, with the URL it came from (after redirects) and the bytes fetched
     /// for it (0 when a cached VOD copy was used).
@@ -24,7 +26,7 @@ struct ResourceWarmer: Sendable {
 
     /// Fetches `origin`'s playlist and stores it raw, as a player's request would.
     func playlist(_ origin: OriginURL) async throws -> FetchedPlaylist {
-        let loaded = try await PlaylistLoader(context: context, lane: lane, urgency: urgency).load(origin, allowsStale: false)
+        let loaded = try await PlaylistLoader(context: context, lane: lane, urgency: urgency, headers: headers).load(origin, allowsStale: false)
         guard let playlist = loaded.playlist else {
             throw UpstreamError(.invalidResponse, "\(origin) is not a playlist")
         }
@@ -36,7 +38,7 @@ struct ResourceWarmer: Sendable {
     /// `attempts` times. Returns the bytes this call fetched.
     @discardableResult
     func bytes(_ origin: OriginURL, range: ByteRange? = nil, attempts: Int = 1) async throws -> UInt64 {
-        let key = context.store.key(for: origin.string)
+        let key = context.upstream.entryKey(for: origin, headers: headers)
         let wanted = range ?? ByteRange(offset: 0, length: UInt64.max)
         guard let wanted else { return 0 }
         var fetched: UInt64 = 0
@@ -47,9 +49,10 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                let ownership = FetchOwnership(urgency: urgency, session: session)
+                let ownership = FetchOwnership(urgency: urgency, session: session, headers: headers, preemptible: true)
                 if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
-                    lastError = error
+                    // Cut for a player's start: not a failure, the gap is claimed again below.
+                    if !ownership.wasPreempted { lastError = error }
                 }
                 fetched += fill.position - start
             }
@@ -84,7 +87,7 @@ extension UpstreamError {
         switch code {
         case .unreachable, .truncated: true
         case .status(let status): status >= 500 || status == 429
-        case .invalidResponse, .tooLarge, .storeFull, .refused: false
+        case .invalidResponse, .tooLarge, .storeFull, .refused, .notStorable: false
         }
     }
 }

@@ -53,16 +53,23 @@ package final class OriginGuard: Sendable {
     /// Sends `request` to `origin`, following redirects (at most ``maximumRedirects``, no cycles)
     /// and checking every hop before it is sent.
     ///
+    /// - Parameter headers: the extra fields for each hop, by its URL (credentials may stay
+    ///   behind on a redirect to another host: ``OriginHeaderRules``); they replace fields of
+    ///   `request` with the same name.
     /// - Throws: ``UpstreamError/Code/refused`` for a forbidden hop; the client's errors.
-    func execute(_ request: HTTPClientRequest, to origin: OriginURL, client: HTTPClient, deadline: NIODeadline, logger: Logger)
-        async throws -> HTTPClientResponse
-    {
+    func execute(
+        _ request: HTTPClientRequest, to origin: OriginURL, client: HTTPClient, deadline: NIODeadline, logger: Logger,
+        headers: (OriginURL) -> OriginHeaderFields = { _ in OriginHeaderFields() }
+    ) async throws -> HTTPClientResponse {
         var request = request
+        let ownHeaders = request.headers
         var url = origin
         var seen: Set<String> = [origin.string]
         for hop in 0...Self.maximumRedirects {
             try await check(url)
             request.url = url.string
+            request.headers = ownHeaders
+            for field in headers(url).fields { request.headers.replaceOrAdd(name: field.name, value: field.value) }
             let response = try await client.execute(request, deadline: deadline, logger: logger)
             guard [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "location") else {
                 return response

@@ -12,6 +12,9 @@ struct ByteResponder {
     let context: ProxyContext
     /// The playback session the request belongs to, if any.
     var session: SessionTraffic?
+    /// The fields asked for the origin requests a miss makes (a session's, a player's); the
+    /// app's per-origin fields are added by ``Upstream``.
+    var headers = OriginHeaderFields()
 
     enum Outcome {
         case served
@@ -22,20 +25,22 @@ struct ByteResponder {
     func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
         do {
             return try await respondThroughCache(origin: origin, request: request, writer: writer)
-        } catch is StoreHasNoRoom where !writer.headSent {
-            // Nothing of it can be stored (a full disk): the origin's answer is relayed as it is.
-            context.noteStoreHasNoRoom()
+        } catch let error where !writer.headSent && (error is StoreHasNoRoom || error is AnswerNotStorable) {
+            // Nothing of it can be stored (a full disk, or an answer the origin says not to
+            // store): the origin's answer is relayed as it is.
+            if error is StoreHasNoRoom { context.noteStoreHasNoRoom() }
             let key = context.store.key(for: origin.string)
-            try await OriginRelay(context: context).respond(origin: origin, request: request, lane: lane(origin: origin, key: key, range: nil), writer: writer)
+            try await OriginRelay(context: context)
+                .respond(origin: origin, request: request, lane: lane(origin: origin, key: key, range: nil), headers: headers, writer: writer)
             return .served
         }
     }
 
     private func respondThroughCache(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
         let store = context.store
-        let key = store.key(for: origin.string)
+        let key = context.upstream.entryKey(for: origin, headers: headers)
         let reader = store.reader(for: key)
-        let session = FetchSession(context: context, origin: origin, key: key, session: self.session)
+        let session = FetchSession(context: context, origin: origin, key: key, session: self.session, headers: headers)
         defer {
             session.end()
             writer.cache = session.outcome
@@ -119,6 +124,7 @@ struct ByteResponder {
                 return
             } catch let error as CacheStoreError where EntryStreamer.recoverable.contains(error.code) {
                 if let failure = await session.ownFailure(at: offset) {
+                    if failure.code == .notStorable { throw AnswerNotStorable() }
                     // With no room in the store the response streams from the origin directly;
                     // the failed fetch has told the length.
                     guard failure.code == .storeFull else { throw ProxyFailure(failure) }

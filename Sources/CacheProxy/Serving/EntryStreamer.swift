@@ -101,7 +101,7 @@ struct EntryStreamer {
         session.passesThrough()
         do {
             try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
-                                              lane: lane) { chunk in
+                                              lane: lane, headers: session.headers) { chunk in
                 context.counters.recordServed(UInt64(chunk.readableBytes))
                 context.counters.recordPassedThrough(UInt64(chunk.readableBytes))
                 try await writer.sendBody(chunk)

@@ -15,6 +15,8 @@ final class FetchSession {
     let origin: OriginURL
     let key: String
     private let session: SessionTraffic?
+    /// The fields asked for this response's origin requests (a session's, a player's).
+    let headers: OriginHeaderFields
     /// Made at the first claim, when the range tells how urgent the response is.
     private var ownership: FetchOwnership?
     private var fetches: [(range: ByteRange, task: Task<UpstreamError?, Never>)] = []
@@ -23,11 +25,12 @@ final class FetchSession {
     private(set) var outcome = CacheOutcome.hit
     private var hasClaimed = false
 
-    init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?) {
+    init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?, headers: OriginHeaderFields) {
         self.context = context
         self.origin = origin
         self.key = key
         self.session = session
+        self.headers = headers
     }
 
     /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is
@@ -63,7 +66,7 @@ final class FetchSession {
     private func owner(range: ByteRange, lane: UpstreamLane.Kind) -> FetchOwnership {
         if let ownership { return ownership }
         let isStart = lane == .express || context.startingSegments.contains(key, range: range)
-        let made = FetchOwnership(urgency: isStart ? .start : .ahead, session: session)
+        let made = FetchOwnership(urgency: isStart ? .start : .ahead, session: session, headers: headers)
         ownership = made
         return made
     }

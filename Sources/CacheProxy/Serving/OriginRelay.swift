@@ -9,10 +9,12 @@ import NIOHTTP1
 struct OriginRelay {
     let context: ProxyContext
 
-    func respond(origin: OriginURL, request: HTTPRequestHead, lane: UpstreamLane.Kind, writer: ResponseWriter) async throws {
+    func respond(
+        origin: OriginURL, request: HTTPRequestHead, lane: UpstreamLane.Kind, headers: OriginHeaderFields, writer: ResponseWriter
+    ) async throws {
         let range = request.headers.first(name: "range")
         do {
-            try await context.upstream.relay(origin, range: range, lane: lane) { head, body in
+            try await context.upstream.relay(origin, range: range, lane: lane, headers: headers) { head, body in
                 guard [200, 206, 416].contains(head.status) else { throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)") }
                 try await writer.sendHead(status: HTTPResponseStatus(statusCode: head.status), headers: Self.headers(head))
                 if !writer.isHead {

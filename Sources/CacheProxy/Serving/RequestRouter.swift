@@ -126,12 +126,13 @@ struct RequestRouter: Sendable {
     /// content type says so, as bytes otherwise.
     private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         try context.checkAllowed([origin])
-        let playlists = PlaylistResponder(context: context)
+        let headers = context.configuration.forwardedFields(from: request.headers)
+        let playlists = PlaylistResponder(context: context, headers: headers)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
-        let outcome = try await ByteResponder(context: context).respond(origin: origin, request: request, writer: writer)
+        let outcome = try await ByteResponder(context: context, headers: headers).respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
         }

@@ -46,6 +46,11 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     public var bytesFromOrigin: UInt64
     /// Seconds since the session's last request.
     public var idleSeconds: Double
+    /// Why the session's last failed request or fetch failed (an origin's `403` when its
+    /// credentials expired, say); nil until one fails.
+    public var lastError: String? = nil
+    /// The names of the header fields the session sends its origins; never their values.
+    public var headers: [String] = []
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -62,5 +67,7 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
         try container.encode(bytesServed, forKey: .bytesServed)
         try container.encode(bytesFromOrigin, forKey: .bytesFromOrigin)
         try container.encode(idleSeconds, forKey: .idleSeconds)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(headers, forKey: .headers)
     }
 }

@@ -229,7 +229,8 @@ final class SessionEngine: Sendable {
 
     private func fetch(_ slot: SessionBuffer.Slot) async -> Bool {
         guard let segment = timeline(slot.timeline)?.segments[slot.segment], let media = segment.media else { return true }
-        let warmer = ResourceWarmer(context: context, lane: .segment, urgency: urgency(of: slot), session: traffic)
+        let warmer = ResourceWarmer(context: context, lane: .segment, urgency: urgency(of: slot), session: traffic,
+                                    headers: request.headers)
         do {
             for resource in segment.prerequisites + [media] {
                 try await warmer.bytes(resource.origin, range: resource.range)
@@ -362,6 +363,7 @@ final class SessionEngine: Sendable {
             position: position.flatMap { index in main.map { .init(segment: index, seconds: $0.times.startTime(ofSegment: index)) } },
             bufferedSegments: buffered.segments, bufferedAheadSeconds: buffered.seconds, activeRequests: traffic.activeRequests,
             latencyMs: traffic.medianLatencyMilliseconds, bytesServed: traffic.bytesServed, bytesFromOrigin: traffic.bytesFetched,
-            idleSeconds: Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18)
+            idleSeconds: Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18,
+            lastError: traffic.lastFailure, headers: request.headers.names)
     }
 }

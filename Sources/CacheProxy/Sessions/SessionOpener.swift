@@ -13,7 +13,7 @@ struct SessionOpener {
             return try await openVirtual(request, id: id, base: base)
         }
         let origin = request.urls[0]
-        let loaded = try await load(origin, field: "url")
+        let loaded = try await load(origin, field: "url", headers: request.headers)
         guard let playlist = loaded.playlist else {
             throw SessionRequestFailure.field("url", "\(origin) is not an HLS playlist")
         }
@@ -49,7 +49,8 @@ struct SessionOpener {
         }
         for (uri, role) in uris {
             guard let origin = try? OriginURL(parsing: base.resolve(uri)),
-                  let loaded = try? await PlaylistLoader(context: context, lane: .express, urgency: .start).load(origin, allowsStale: true),
+                  let loaded = try? await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: engine.request.headers)
+                      .load(origin, allowsStale: true),
                   let media = loaded.playlist, media.kind == .media else { continue }
             engine.register(SessionTimeline(playlist: media, url: loaded.url, playlistKey: context.store.key(for: origin.string),
                                             role: role, store: context.store))
@@ -61,7 +62,7 @@ struct SessionOpener {
         var locked: SessionPresentation.LockedVariant?
         for (index, origin) in request.urls.enumerated() {
             let field = "urls[\(index)]"
-            let loaded = try await load(origin, field: field)
+            let loaded = try await load(origin, field: field, headers: request.headers)
             guard let playlist = loaded.playlist else { throw SessionRequestFailure.field(field, "\(origin) is not an HLS playlist") }
             guard playlist.kind == .master else {
                 parts.append(try part(playlist, url: loaded.url, field: field))
@@ -82,7 +83,7 @@ struct SessionOpener {
             guard let mediaOrigin = try? OriginURL(parsing: playlistBase.resolve(variant.uri)) else {
                 throw SessionRequestFailure.field(field, "\(origin): its variant's URI \(variant.uri) cannot be fetched")
             }
-            let media = try await load(mediaOrigin, field: field)
+            let media = try await load(mediaOrigin, field: field, headers: request.headers)
             guard let mediaPlaylist = media.playlist, mediaPlaylist.kind == .media else {
                 throw SessionRequestFailure.field(field, "\(mediaOrigin) is not a media playlist")
             }
@@ -106,9 +107,9 @@ struct SessionOpener {
         return HLSVirtualPlaylist.Part(playlist: playlist, url: base)
     }
 
-    private func load(_ origin: OriginURL, field: String) async throws(ProxyFailure) -> PlaylistLoader.Loaded {
+    private func load(_ origin: OriginURL, field: String, headers: OriginHeaderFields) async throws(ProxyFailure) -> PlaylistLoader.Loaded {
         do {
-            return try await PlaylistLoader(context: context, lane: .express, urgency: .start).load(origin, allowsStale: true)
+            return try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers).load(origin, allowsStale: true)
         } catch let error as UpstreamError {
             let failure = ProxyFailure(error)
             throw ProxyFailure(status: failure.status, "\"\(field)\": \(failure.message)")

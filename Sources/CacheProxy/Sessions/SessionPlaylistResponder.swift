@@ -9,6 +9,8 @@ import NIOHTTP1
 struct SessionPlaylistResponder {
     let context: ProxyContext
     let engine: SessionEngine
+    /// The fields asked for the origin requests: the player's forwarded fields over the session's.
+    var headers = OriginHeaderFields()
 
     /// `GET /sessions/ID/index.m3u8`: the presentation's playlist, or the virtual playlist.
     func respondEntry(directives: DeliveryDirectives, writer: ResponseWriter) async throws {
@@ -24,7 +26,7 @@ struct SessionPlaylistResponder {
 
     /// A playlist the session's playlists name (a variant's or a rendition's media playlist).
     func respond(origin: OriginURL, directives: DeliveryDirectives, writer: ResponseWriter) async throws {
-        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, writer: writer)
+        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
         if loaded.source == .origin { engine.traffic.recordFetched(UInt64(loaded.body.count)) }
         guard let playlist = loaded.playlist else {
             try await send(loaded.body, playlist: nil, url: loaded.url, contentType: loaded.contentType, writer: writer)

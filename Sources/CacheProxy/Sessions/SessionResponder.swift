@@ -52,7 +52,20 @@ struct SessionResponder {
         engine.traffic.requestStarted()
         writer.session = engine.traffic
         defer { engine.traffic.requestEnded(after: (writer.headSentAt ?? .now) - started) }
-        let playlists = SessionPlaylistResponder(context: context, engine: engine)
+        do {
+            try await respondToResource(engine, origin: origin, directives: directives, request: request, writer: writer)
+        } catch let failure as ProxyFailure {
+            // What the player got instead of its bytes (an origin's 403 for credentials that
+            // expired, say) is what the app needs to see in the session's state.
+            engine.traffic.recordFailure(failure.description)
+            throw failure
+        }
+    }
+
+    private func respondToResource(_ engine: SessionEngine, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
+                                   writer: ResponseWriter) async throws {
+        let headers = context.configuration.forwardedFields(from: request.headers).merged(over: engine.request.headers)
+        let playlists = SessionPlaylistResponder(context: context, engine: engine, headers: headers)
         guard let origin else {
             try await playlists.respondEntry(directives: directives, writer: writer)
             return
@@ -63,7 +76,8 @@ struct SessionResponder {
             return
         }
         engine.playerRequested(key: context.store.key(for: origin.string), offset: Self.firstByte(of: request))
-        let outcome = try await ByteResponder(context: context, session: engine.traffic).respond(origin: origin, request: request, writer: writer)
+        let outcome = try await ByteResponder(context: context, session: engine.traffic, headers: headers)
+            .respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
             try await playlists.respond(origin: origin, directives: directives, writer: writer)
         }

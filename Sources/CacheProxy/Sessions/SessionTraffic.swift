@@ -9,6 +9,9 @@ final class SessionTraffic: Sendable {
     private let active = Atomic<Int>(0)
     /// The most recent response times, in microseconds.
     private let latencies = Mutex(LatencyWindow())
+    /// Why the last request or fetch of the session failed (an origin's 403, an unreachable
+    /// origin); nil until one does.
+    private let failure = Mutex<String?>(nil)
 
     private struct LatencyWindow {
         static let size = 128
@@ -36,6 +39,14 @@ final class SessionTraffic: Sendable {
         let microseconds = UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds)) / 1_000_000_000_000
         latencies.withLock { $0.add(microseconds) }
     }
+
+    /// A request of the session's player, or a fetch made for it, failed with `message` (which
+    /// names URLs and statuses, never a header's value).
+    func recordFailure(_ message: String) {
+        failure.withLock { $0 = message }
+    }
+
+    var lastFailure: String? { failure.withLock { $0 } }
 
     var bytesServed: UInt64 { served.load(ordering: .relaxed) }
     var bytesFetched: UInt64 { fetched.load(ordering: .relaxed) }

@@ -1,10 +1,13 @@
+import CacheProxyParsing
 import Synchronization
 
 /// Who a fetch is for: how urgently its bytes are wanted (``FetchUrgency``), whether the client
 /// that started it is still there (a fetch whose client left is orphaned: it goes on only while
 /// nothing more urgent needs the link and little is left to fetch, see
-/// ``CacheProxyConfiguration/orphanFetchLimit``), and the playback session whose traffic it is,
-/// if any.
+/// ``CacheProxyConfiguration/orphanFetchLimit``), the playback session whose traffic it is,
+/// if any, and the header fields its origin requests carry (``OriginHeaderFields``: a
+/// session's, a prefetch item's, a player's forwarded fields; the app's per-origin fields are
+/// added by ``Upstream``).
 ///
 /// Changes go through ``LinkScheduler`` (``LinkScheduler/ownerLeft(_:)``,
 /// ``LinkScheduler/raise(key:range:to:)``), which lets the fetches it paused know.
@@ -16,13 +19,34 @@ final class FetchOwnership: Sendable {
     private let level: Atomic<Int>
     /// The session the fetched bytes are counted for.
     let session: SessionTraffic?
+    /// The fields asked for this fetch's origin requests.
+    let headers: OriginHeaderFields
 
-    init(urgency: FetchUrgency, session: SessionTraffic? = nil) {
+    /// Whether no client's response streams from the fetch (a prefetch, a session's buffering,
+    /// a download): it is cut rather than paused while a player waits to start, since a paused
+    /// transfer keeps receiving until its socket's buffer is full.
+    let isPreemptible: Bool
+    private let preempted = Atomic<Bool>(false)
+
+    init(urgency: FetchUrgency, session: SessionTraffic? = nil, headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false) {
+        isPreemptible = preemptible
         level = Atomic(urgency.rawValue)
         self.session = session
+        self.headers = headers
     }
 
     var isOwnerGone: Bool { gone.load(ordering: .relaxed) }
+
+    /// Whether the fetch may be cut for a player's start: preemptible and followed by nobody.
+    var mayBeCut: Bool { isPreemptible && !followed.load(ordering: .relaxed) }
+
+    /// Whether a fetch of this ownership was cut for a player's start (its caller fetches the
+    /// gap again at its next turn, without counting a failure).
+    var wasPreempted: Bool { preempted.load(ordering: .relaxed) }
+
+    func notePreempted() {
+        preempted.store(true, ordering: .relaxed)
+    }
 
     /// How urgent the fetch is now: ``FetchUrgency/orphaned`` once its client left and nobody
     /// follows it.

@@ -14,6 +14,8 @@ struct OriginResponseHead: Sendable {
     var cacheControl: CacheControl
     /// `Age`: how long a cache on the way held the response, in seconds.
     var age: UInt64?
+    /// `Vary`: the request fields the response was chosen by.
+    var vary: VaryField
 
     init(status: Int, headers: HTTPHeaders) throws(UpstreamError) {
         self.status = status
@@ -28,6 +30,7 @@ struct OriginResponseHead: Sendable {
         }
         cacheControl = CacheControl(parsing: headers["cache-control"])
         age = CacheControl.age(parsing: headers.first(name: "age"))
+        vary = VaryField(parsing: headers["vary"])
         metadata = EntryMetadata(
             contentLength: nil,
             entityTag: headers.first(name: "etag")?.trimmingSpaces,

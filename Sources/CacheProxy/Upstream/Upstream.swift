@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SparseFile
+import Synchronization
 
 /// Everything the proxy asks of origins goes through here: two lanes with an HTTP client each
 /// (so their connection pools do not queue behind each other either), the circuit breakers,
@@ -17,6 +18,8 @@ final class Upstream: Sendable {
     let scheduler = LinkScheduler()
     /// What every hop and every connection to an origin is checked against.
     let originGuard: OriginGuard
+    /// Resources whose origin answered with `Vary`, so that each value gets its own entry.
+    let variations = VariedResources()
     private let expressClient: HTTPClient
     private let segmentClient: HTTPClient
     private let store: CacheStore
@@ -24,6 +27,9 @@ final class Upstream: Sendable {
     private let counters: ProxyCounters
     private let metrics: ProxyMetrics?
     private let logger: Logger
+    /// The app's header fields per origin host; replaced while the proxy runs for tokens that
+    /// expire (``CacheProxy/setOriginHeaders(_:)``).
+    private let originHeaderRules: Mutex<OriginHeaderRules>
 
     init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, counters: ProxyCounters,
          metrics: ProxyMetrics?, logger: Logger) {
@@ -36,6 +42,7 @@ final class Upstream: Sendable {
         segments = UpstreamLane(kind: .segment, capacity: configuration.segmentConcurrency)
         breakers = OriginBreakers(configuration: configuration.breaker)
         originGuard = OriginGuard(configuration: configuration)
+        originHeaderRules = Mutex(OriginHeaderRules(configuration.originHeaders))
         expressClient = Self.makeClient(group: group, connections: configuration.expressConcurrency, configuration: configuration,
                                         originGuard: originGuard)
         segmentClient = Self.makeClient(group: group, connections: configuration.segmentConcurrency, configuration: configuration,
@@ -68,12 +75,23 @@ final class Upstream: Sendable {
     func lane(_ kind: UpstreamLane.Kind) -> UpstreamLane { kind == .express ? express : segments }
     private func client(_ kind: UpstreamLane.Kind) -> HTTPClient { kind == .express ? expressClient : segmentClient }
 
+    /// Replaces the app's header fields per origin host for every request from now on.
+    func setOriginHeaders(_ patterns: [String: OriginHeaderFields]) {
+        let rules = OriginHeaderRules(patterns)
+        originHeaderRules.withLock { $0 = rules }
+    }
+
     // MARK: Requests
 
     /// Sends a GET and returns the response once its head arrived. Network failures before the
-    /// head feed the origin's breaker; any answer closes it.
+    /// head feed the origin's breaker; any answer closes it (a 401 or 403 too: the origin is
+    /// there, the credentials are not).
+    ///
+    /// - Parameter headers: the fields asked for this request (a session's, a prefetch item's,
+    ///   a player's), sent over the app's fields for each hop's host (``OriginHeaderRules``).
     private func send(
-        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind, validators: EntryMetadata? = nil
+        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind, validators: EntryMetadata? = nil,
+        headers: OriginHeaderFields
     ) async throws -> HTTPClientResponse {
         guard breakers.admit(origin.authority) else {
             // What made the breaker open is what the user needs to know, not that it is open.
@@ -89,8 +107,10 @@ final class Upstream: Sendable {
         metrics?.recordUpstreamRequest(lane: lane)
         let sent = ContinuousClock.now
         do {
+            let rules = originHeaderRules.withLock { $0 }
             let response = try await originGuard.execute(
-                request, to: origin, client: client(lane), deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger)
+                request, to: origin, client: client(lane), deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger,
+                headers: { hop in rules.fields(for: hop, first: origin, requested: headers) })
             metrics?.recordUpstreamResponse(lane: lane, after: .now - sent)
             if breakers.recordSuccess(origin.authority) {
                 logger.notice("circuit breaker closed: the origin answers again", metadata: ["origin": "\(origin.authority)"])
@@ -131,6 +151,8 @@ final class Upstream: Sendable {
             return nil
         } catch let error as UpstreamError {
             fill.fail(error)
+            // An answer passed through rather than stored is no failure of the session's.
+            if error.code != .notStorable { ownership.session?.recordFailure(error.message) }
             return error
         } catch let error as CacheStoreError where error.code == .storeFull || error.code == .diskFull {
             fill.fail(error)
@@ -145,9 +167,11 @@ final class Upstream: Sendable {
     }
 
     /// Sends a GET for bytes `start..<end` (`UInt64.max`: to the end) and checks the answer.
-    private func openRange(_ origin: OriginURL, from start: UInt64, to end: UInt64, lane: UpstreamLane.Kind) async throws -> RangedResponse.Answer {
+    private func openRange(
+        _ origin: OriginURL, from start: UInt64, to end: UInt64, lane: UpstreamLane.Kind, headers: OriginHeaderFields
+    ) async throws -> RangedResponse.Answer {
         let rangeHeader = RangedResponse.header(from: start, to: end)
-        let response = try await send(origin, range: rangeHeader, lane: lane)
+        let response = try await send(origin, range: rangeHeader, lane: lane, headers: headers)
         let answer = try RangedResponse.check(response, origin: origin, start: start, rangeHeader: rangeHeader)
         if case .bytes(let ranged) = answer, ranged.head.status == 200, start > 0 { counters.recordIgnoredRange() }
         return answer
@@ -155,7 +179,7 @@ final class Upstream: Sendable {
 
     private func fetch(into fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async throws {
         let response: RangedResponse
-        switch try await openRange(origin, from: fill.range.offset, to: fill.range.end, lane: lane) {
+        switch try await openRange(origin, from: fill.range.offset, to: fill.range.end, lane: lane, headers: ownership.headers) {
         case .pastEnd(let head):
             // The fill starts at or past the end: the answer carries the length, nothing to store.
             try fill.start(head.metadata)
@@ -164,7 +188,15 @@ final class Upstream: Sendable {
         case .bytes(let ranged):
             response = ranged
         }
+        if let refusal = storageRefusal(response.head, key: fill.key, origin: origin, headers: ownership.headers) {
+            throw UpstreamError(.notStorable, "\(origin): \(refusal)")
+        }
         try fill.start(response.head.metadata)
+        if !response.head.vary.names.isEmpty, (store.entry(for: fill.key)?.cachedBytes ?? 0) == 0 {
+            // The names (never the values) in the file, for `sparsecache inspect`; a missing
+            // attribute costs nothing but that.
+            try? store.setVaryNames(response.head.vary.names, for: fill.key)
+        }
         var writer = FillWriter(fill: fill, bodyStart: response.bodyStart, resourceLength: response.head.metadata.contentLength)
         var iterator = response.body.makeAsyncIterator()
         while writer.wantsMore {
@@ -173,6 +205,13 @@ final class Upstream: Sendable {
                 // stored stays), anything else stops reading until its turn comes back.
                 if ownership.urgency == .orphaned {
                     counters.recordCutOrphan()
+                    throw CancellationError()
+                }
+                // A paused transfer keeps receiving until its socket's buffer is full (seconds of
+                // a slow link): a player waiting to start gets the link at once instead.
+                if scheduler.leadingUrgency == .start, ownership.mayBeCut {
+                    ownership.notePreempted()
+                    counters.recordPreemptedTransfer()
                     throw CancellationError()
                 }
                 counters.recordPausedTransfer()
@@ -195,6 +234,46 @@ final class Upstream: Sendable {
         try fill.finish(resourceEnded: resourceEnded)
     }
 
+    /// The key of the entry that holds `origin`'s bytes for a request asked with `headers`: the
+    /// store's key, with the suffix of ``VariedResources`` when the resource is known to vary.
+    func entryKey(for origin: OriginURL, headers: OriginHeaderFields) -> String {
+        let key = store.key(for: origin.string)
+        guard let names = variations.names(of: key) else { return key }
+        return variedKey(key, names: names, origin: origin, headers: headers)
+    }
+
+    private func variedKey(_ key: String, names: [String], origin: OriginURL, headers: OriginHeaderFields) -> String {
+        guard !names.isEmpty else { return key }
+        let sent = originHeaderRules.withLock { $0 }.fields(for: origin, first: origin, requested: headers)
+        return VariedResources.key(key, names: names) { name in
+            if let value = sent.value(named: name) { return value }
+            // What ``send`` sends unless a field replaces it.
+            switch name {
+            case "user-agent": return "SparseCache"
+            case "accept-encoding": return "identity"
+            default: return nil
+            }
+        }
+    }
+
+    /// Why the answer `head` must not be stored under `key`, or nil when it may (RFC 9111, for
+    /// a private cache): `no-store` (unless the configuration says otherwise), `Vary: *`,
+    /// `private` on a proxy listening beyond loopback (a shared cache), and an answer that
+    /// varies on fields `key` was not made from (it teaches ``variations``: the next request
+    /// gets the right entry).
+    func storageRefusal(_ head: OriginResponseHead, key: String, origin: OriginURL, headers: OriginHeaderFields) -> String? {
+        if head.cacheControl.noStore, !configuration.storesNoStoreResponses { return "Cache-Control: no-store, passed through" }
+        if head.vary.isAny { return "Vary: * (or a Vary the proxy cannot key by), passed through" }
+        if head.cacheControl.isPrivate, !CacheProxy.isLoopback(configuration.host) {
+            return "Cache-Control: private, passed through by a proxy listening beyond loopback"
+        }
+        let plain = store.key(for: origin.string)
+        if head.vary.names != variations.names(of: plain) ?? [] { variations.learn(head.vary.names, for: plain) }
+        let expected = variedKey(plain, names: head.vary.names, origin: origin, headers: headers)
+        guard key == expected else { return "the answer varies on \(head.vary.names.joined(separator: ", ")), stored per value from now on" }
+        return nil
+    }
+
     /// Fetches a whole resource into memory, up to `limit` bytes (for playlists), on the express
     /// lane unless told otherwise (prefetching uses the segment lane), once no fetch more urgent
     /// than `urgency` is in flight.
@@ -204,21 +283,21 @@ final class Upstream: Sendable {
     /// - Returns: the head, the body and the URL after redirects.
     func fetchWhole(
         _ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind = .express, urgency: FetchUrgency,
-        validators: EntryMetadata? = nil
+        validators: EntryMetadata? = nil, headers: OriginHeaderFields = OriginHeaderFields()
     ) async throws -> (OriginResponseHead, [UInt8], String) {
-        let ownership = FetchOwnership(urgency: urgency)
+        let ownership = FetchOwnership(urgency: urgency, headers: headers)
         try await scheduler.waitForTurn(ownership)
         return try await lane(kind).run {
             try await scheduler.transfer(key: origin.string, range: nil, ownership: ownership) {
-                try await receiveWhole(origin, limit: limit, lane: kind, validators: validators)
+                try await receiveWhole(origin, limit: limit, lane: kind, validators: validators, headers: headers)
             }
         }
     }
 
     private func receiveWhole(
-        _ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind, validators: EntryMetadata?
+        _ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind, validators: EntryMetadata?, headers: OriginHeaderFields
     ) async throws -> (OriginResponseHead, [UInt8], String) {
-        let response = try await send(origin, range: nil, lane: kind, validators: validators)
+        let response = try await send(origin, range: nil, lane: kind, validators: validators, headers: headers)
         let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
         if head.status == 304, validators != nil {
             return (head, [], response.url?.absoluteString ?? origin.string)
@@ -247,11 +326,11 @@ final class Upstream: Sendable {
     /// the body to `respond`, nothing stored: the way a response is served when the store cannot
     /// take a new entry at all (a full disk).
     func relay(
-        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind,
+        _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind, headers: OriginHeaderFields,
         respond: (OriginResponseHead, HTTPClientResponse.Body) async throws -> Void
     ) async throws {
         try await self.lane(lane).run {
-            let response = try await send(origin, range: range, lane: lane)
+            let response = try await send(origin, range: range, lane: lane, headers: headers)
             try await respond(try OriginResponseHead(status: Int(response.status.code), headers: response.headers), response.body)
         }
     }
@@ -263,10 +342,10 @@ final class Upstream: Sendable {
     ///   refused rather than mixed in.
     func stream(
         _ origin: OriginURL, from start: UInt64, to end: UInt64?, entityTag: String?, lane: UpstreamLane.Kind,
-        into consume: (ByteBuffer) async throws -> Void
+        headers: OriginHeaderFields, into consume: (ByteBuffer) async throws -> Void
     ) async throws {
         try await self.lane(lane).run {
-            guard case .bytes(let response) = try await openRange(origin, from: start, to: end ?? UInt64.max, lane: lane) else {
+            guard case .bytes(let response) = try await openRange(origin, from: start, to: end ?? UInt64.max, lane: lane, headers: headers) else {
                 throw UpstreamError(.status(416), "\(origin): the origin answered 416")
             }
             if let entityTag, let other = response.head.metadata.entityTag, other != entityTag {

@@ -16,6 +16,10 @@ struct UpstreamError: Error, Sendable, CustomStringConvertible {
         /// A hop is one the proxy must not fetch (`OriginGuard`: itself, link-local, private
         /// addresses on a shared server, a redirect off the allow-list).
         case refused
+        /// The origin's answer may not be stored (`Cache-Control: no-store`, `Vary: *`,
+        /// `private` on a shared proxy, or `Vary` on fields the entry was not keyed by): the
+        /// response is passed through from the origin instead.
+        case notStorable
     }
 
     var code: Code

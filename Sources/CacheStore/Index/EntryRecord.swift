@@ -28,4 +28,5 @@ enum EntryAttribute {
     static let pinned = "store.pinned"
     static let expires = "store.expires"
     static let headLimit = "store.head-limit"
+    static let vary = "http.vary"
 }

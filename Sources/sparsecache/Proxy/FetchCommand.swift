@@ -36,6 +36,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Tries per resource before giving up.") var attempts = 4
     @Option(name: .customLong("control-token"), help: "The control token of the proxy that holds the cache directory, if it has one.")
     var controlToken: String?
+    @Option(name: .customLong("header"), help: ArgumentHelp(
+        "A header field every origin request carries, as 'Name: value' (repeatable; @FILE reads one field a line from FILE, so that secrets stay off the command line).",
+        valueName: "FIELD"))
+    var headers: [String] = []
 
     func run() async throws {
         let directory = cacheDirectory.path
@@ -60,6 +64,7 @@ struct FetchCommand: AsyncParsableCommand {
         options.pin = pin
         options.concurrency = max(1, concurrency)
         options.attempts = max(1, attempts)
+        options.headers = try originHeaders()
         let downloader = OfflineDownloader(store: store, logger: logger)
         let display = ProgressDisplay()
         let (url, chosen) = (self.url, options)
@@ -98,11 +103,20 @@ struct FetchCommand: AsyncParsableCommand {
 extension FetchCommand {
     /// The download as a running proxy takes it.
     func downloadRequest() throws(CommandFailure) -> DownloadRequest {
+        let origin: OriginURL
         do {
-            return DownloadRequest(url: try OriginURL(parsing: url), variant: variant.value, allVariants: allVariants, pin: pin)
+            origin = try OriginURL(parsing: url)
         } catch {
             throw CommandFailure(code: .failure, message: "\(url) is not an http(s) URL: \(error.message)")
         }
+        var request = DownloadRequest(url: origin, variant: variant.value, allVariants: allVariants, pin: pin)
+        request.headers = try originHeaders()
+        return request
+    }
+
+    /// The `--header` fields, checked.
+    func originHeaders() throws(CommandFailure) -> OriginHeaderFields {
+        try HeaderFieldArguments(headers, option: "--header").fields()
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheProxy
+import CacheProxyParsing
 import CacheStore
 import Logging
 import ServiceLifecycle
@@ -79,8 +80,26 @@ struct ServeCommand: AsyncParsableCommand {
         "Seconds a cached multivariant playlist counts as fresh when its origin gives no Cache-Control max-age (default 600). Cached ones are served at once; stale ones are revalidated in the background.",
         valueName: "seconds"))
     var playlistFreshness: Double = 600
+    @Option(name: .customLong("origin-header"), help: ArgumentHelp(
+        "A header field every request to origins matching HOST-PATTERN carries, as 'HOST-PATTERN: Name: value' (repeatable; patterns as --allow-host; @FILE reads one a line from FILE, so that secrets stay off the command line). Values are never logged.",
+        valueName: "rule"))
+    var originHeaders: [String] = []
+    @Option(name: .customLong("forward-header"), help: ArgumentHelp(
+        "Forward this header field of a player's request (Cookie, Authorization, Referer, User-Agent) to the origin with the requests made for it (repeatable; none by default).",
+        valueName: "name"))
+    var forwardedHeaders: [String] = []
+    @Flag(name: .customLong("store-no-store"),
+          help: "Store responses marked Cache-Control: no-store anyway (for an app that owns its CDN); by default they are passed through.")
+    var storesNoStore = false
 
     func validate() throws {
+        for name in forwardedHeaders {
+            do {
+                _ = try OriginHeaderFields([(name, "")], context: "--forward-header")
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
         guard shutdownGrace >= 0, shutdownGrace <= 3600 else {
             throw ValidationError("--shutdown-grace takes 0 to 3600 seconds")
         }
@@ -134,6 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.writesAccessLog = accessLog.isOn
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1000))
         configuration.playlistFreshness = .milliseconds(Int64(playlistFreshness * 1000))
+        configuration.originHeaders = try HeaderFieldArguments(originHeaders, option: "--origin-header").fieldsByHost()
+        configuration.forwardedHeaders = forwardedHeaders
+        configuration.storesNoStoreResponses = storesNoStore
         let proxy: CacheProxy
         do {
             proxy = try CacheProxy(store: store, configuration: configuration, logger: logger)

@@ -41,6 +41,11 @@ final class TestOrigin: Sendable {
         var cacheControl: String?
         /// Answer with a 302 to this location instead.
         var redirect: String?
+        /// Fields a request must carry with exactly these values (lower-cased names); one
+        /// that does not gets a 403, as an origin behind credentials answers.
+        var requiredFields: [String: String] = [:]
+        /// The `Vary` header sent with the resource, if any.
+        var vary: String?
         var faults: Faults
 
         init(_ body: [UInt8], contentType: String = "video/mp2t", entityTag: String? = nil, lastModified: String? = nil,
@@ -69,6 +74,8 @@ final class TestOrigin: Sendable {
         var time = ContinuousClock.now
         /// Whether the request carried `If-None-Match` or `If-Modified-Since`.
         var isConditional = false
+        /// Every field of the request, by lower-cased name (values of repeated fields joined by ", ").
+        var fields: [String: String] = [:]
     }
 
     /// How a response ended.
@@ -195,11 +202,22 @@ final class TestOrigin: Sendable {
         let query = head.uri.firstIndex(of: "?").map { String(head.uri[head.uri.index(after: $0)...]) }
         let rangeHeader = head.headers.first(name: "range")
         let isConditional = head.headers.contains(name: "if-none-match") || head.headers.contains(name: "if-modified-since")
-        log.withLock { $0.append(Request(method: "\(head.method)", path: path, range: rangeHeader, query: query, isConditional: isConditional)) }
+        var fields: [String: String] = [:]
+        for (name, value) in head.headers { fields[name.lowercased()] = fields[name.lowercased()].map { $0 + ", " + value } ?? value }
+        log.withLock {
+            $0.append(Request(method: "\(head.method)", path: path, range: rangeHeader, query: query, isConditional: isConditional, fields: fields))
+        }
         var resource = resources.withLock { $0[path] }
         if let responder = responders.withLock({ $0[path] }) { resource = await responder(query) }
         guard let resource else {
             try await outbound.write(contentsOf: [.head(.init(version: .http1_1, status: .notFound, headers: ["Content-Length": "0"])), .end(nil)])
+            return true
+        }
+        if resource.requiredFields.contains(where: { fields[$0.key] != $0.value }) {
+            try await outbound.write(contentsOf: [
+                .head(.init(version: .http1_1, status: .forbidden, headers: ["Content-Length": "9"])),
+                .body(.byteBuffer(ByteBuffer(string: "forbidden"))), .end(nil),
+            ])
             return true
         }
         let faults = resource.faults
@@ -223,6 +241,7 @@ final class TestOrigin: Sendable {
         if let tag = resource.entityTag { headers.add(name: "ETag", value: tag) }
         if let date = resource.lastModified { headers.add(name: "Last-Modified", value: date) }
         if let cacheControl = resource.cacheControl { headers.add(name: "Cache-Control", value: cacheControl) }
+        if let vary = resource.vary { headers.add(name: "Vary", value: vary) }
         if let tag = resource.entityTag, head.headers.first(name: "if-none-match") == tag {
             headers.add(name: "Content-Length", value: "0")
             try await outbound.write(contentsOf: [.head(.init(version: .http1_1, status: .notModified, headers: headers)), .end(nil)])
