@@ -1,4 +1,5 @@
 import CacheProxy
+import Foundation
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -34,8 +35,12 @@ struct LoopbackSendBufferTests {
 
     /// The proxy's send buffer for one loopback connection that asked for `/status`.
     private func sendBuffer(configured: Int?) async throws -> Int? {
+        try await sendBuffer { $0.loopbackSendBuffer = configured }
+    }
+
+    private func sendBuffer(_ configure: (inout CacheProxyConfiguration) -> Void) async throws -> Int? {
         var size: Int?
-        try await ProxyHarness.run(configure: { $0.loopbackSendBuffer = configured }) { harness in
+        try await ProxyHarness.run(configure: configure) { harness in
             let connection = try RawConnection(port: harness.port)
             connection.send("GET /status HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             #expect(await connection.readResponse(timeout: .seconds(10))?.status == 200)
@@ -48,6 +53,15 @@ struct LoopbackSendBufferTests {
     func configuredBufferApplied() async throws {
         let size = try #require(try await sendBuffer(configured: 200_000), "the proxy's socket is found")
         #expect((200_000...400_000).contains(size), "\(size)")
+    }
+
+    @Test("By default a client on loopback gets a 256 KiB send buffer (Linux reports it doubled, within net.core.wmem_max)")
+    func defaultBufferIs256KiB() async throws {
+        #expect(CacheProxyConfiguration().loopbackSendBuffer == 256 * 1024)
+        let maximum = try #require(Int(try String(contentsOfFile: "/proc/sys/net/core/wmem_max", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let size = try #require(try await sendBuffer { _ in }, "the proxy's socket is found")
+        #expect(size == 2 * min(256 * 1024, maximum), "\(size)")
     }
 
     @Test("Without a configured size the kernel sizes the buffer")

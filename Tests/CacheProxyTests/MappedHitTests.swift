@@ -269,9 +269,14 @@ struct MappedHitTests {
             try #require(try await Self.hitUntilMapped(harness, "/a.ts", large, under: directory.path).count == 1)
             let slow = try RawConnection(port: harness.port, receiveBufferSize: 16 * 1024)
             let target = String(harness.proxyURL("/a.ts").dropFirst("http://\(harness.host)".count))
+            let mappedHits = { harness.proxy.status?.traffic.mappedHits ?? 0 }
+            let before = mappedHits()
             #expect(slow.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n"))
-            // The client reads nothing: most of the body waits in the proxy, in a buffer over the mapping.
-            try await Task.sleep(for: .milliseconds(300))
+            // The hit is written from the mapping (the buffer over it is handed to the connection
+            // as it is counted); the client reads nothing more than the head, so most of the body
+            // waits in the proxy, in that buffer.
+            try await waitUntil("the slow client's hit is written from the mapping") { mappedHits() == before + 1 }
+            #expect(await slow.readHead(andBody: 1, timeout: .seconds(10)))
             _ = try harness.store.remove(key: harness.store.key(for: harness.origin.url("/a.ts")))
             _ = try await harness.get("/b.ts")  // looks at the store's entries: the mapping is retired
             let response = await slow.readResponse(timeout: .seconds(20))

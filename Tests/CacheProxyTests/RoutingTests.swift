@@ -98,6 +98,8 @@ struct RoutingTests {
         try await ProxyHarness.run { harness in
             harness.origin.set("/a.ts", .init(TestBytes(seed: 1).bytes(0, 5000)))
             _ = try await harness.get("/a.ts")
+            let afterMiss = try #require(harness.proxy.status?.cache)
+            #expect(afterMiss.hits == 0 && afterMiss.misses > 0 && afterMiss.bytesFromOrigin == 5000, "the first GET is a miss")
             _ = try await harness.get("/a.ts")
             let response = try await harness.fetch("http://127.0.0.1:\(harness.port)/status")
             #expect(response.status == 200)
@@ -107,14 +109,15 @@ struct RoutingTests {
             #expect(status.cache.limitBytes == 256 << 20)
             #expect(status.cache.sizeBytes > 0)
             #expect(status.cache.entries == 1)
-            #expect(status.cache.hits >= 1)
-            #expect(status.cache.misses >= 1)
+            // The second GET is one hit of the same 5,000 bytes, all from the cache, none from the origin.
+            #expect(status.cache.hits == 1)
+            #expect(status.cache.misses == afterMiss.misses)
             #expect(status.cache.bytesFromOrigin == 5000)
-            #expect(status.cache.bytesFromCache >= 5000)
+            #expect(status.cache.bytesFromCache == afterMiss.bytesFromCache + 5000)
             #expect(status.segment.capacity == 32)
             #expect(status.express.active == 0)
             #expect(status.uptimeSeconds > 0)
-            #expect(status.traffic.requests >= 3)
+            #expect(status.traffic.requests == 3, "the two GETs and this one")
             #expect(status.breakers.isEmpty)
         }
     }

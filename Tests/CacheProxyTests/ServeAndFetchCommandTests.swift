@@ -69,14 +69,21 @@ struct ServeAndFetchCommandTests {
         #expect(store.entries.first?.cachedBytes == UInt64(body.count))
     }
 
-    @Test("fetch commits every 256 KiB: killed outright, it keeps all but the last 256 KiB it received")
-    func fetchCommitsEvery256KiB() async throws {
+    /// An origin serving 3,000,000 bytes at `/big.bin` that sends the first `held` and then waits
+    /// for `gate`.
+    private static func heldOrigin(seed: UInt64, held: Int, gate: TestGate) async throws -> (TestOrigin, [UInt8]) {
         let origin = try await TestOrigin.start()
-        let gate = TestGate()
-        let held = 1_000_000
-        let body = TestBytes(seed: 92).bytes(0, 3_000_000)
+        let body = TestBytes(seed: seed).bytes(0, 3_000_000)
         origin.set("/big.bin", .init(body, contentType: "application/octet-stream",
                                      faults: .init(chunkSize: 64 * 1024, pauseAfter: held, gate: gate)))
+        return (origin, body)
+    }
+
+    @Test("fetch commits every 256 KiB: killed outright, it keeps all but the last 256 KiB it received")
+    func fetchCommitsEvery256KiB() async throws {
+        let gate = TestGate()
+        let held = 1_000_000
+        let (origin, body) = try await Self.heldOrigin(seed: 92, held: held, gate: gate)
         let cache = TemporaryDirectory("fetch-cache")
         let fetcher = try CommandLineTool.launch(["fetch", origin.url("/big.bin"), "--cache-dir", cache.path])
         let floor = UInt64(held - 256 * 1024)
@@ -108,5 +115,50 @@ struct ServeAndFetchCommandTests {
             return
         }
         #expect(sameBytes(bytes, body[0..<Int(kept)]))
+    }
+
+    @Test("fetch stopped by SIGTERM commits what it fetched, says to run it again, exits 1; run again, it resumes from there")
+    func fetchStopsOnSIGTERMAndResumes() async throws {
+        let gate = TestGate()
+        let held = 1_000_000
+        let (origin, body) = try await Self.heldOrigin(seed: 93, held: held, gate: gate)
+        let cache = TemporaryDirectory("fetch-sigterm")
+        let scratch = TemporaryDirectory("fetch-sigterm-output")
+        let fetcher = Process()
+        fetcher.executableURL = CommandLineTool.executable
+        fetcher.arguments = ["fetch", origin.url("/big.bin"), "--cache-dir", cache.path]
+        _ = FileManager.default.createFile(atPath: scratch.file("stderr"), contents: nil)
+        fetcher.standardError = FileHandle(forWritingAtPath: scratch.file("stderr"))
+        fetcher.standardOutput = FileHandle.nullDevice
+        try fetcher.run()
+        let floor = UInt64(held - 256 * 1024)
+        do {
+            try await waitUntil("the origin holds the rest") { gate.arrivals == 1 || !fetcher.isRunning }
+            try await waitUntil("at least \(floor) bytes are committed", timeout: .seconds(10)) {
+                Self.committedBytes(under: cache.path) >= floor || !fetcher.isRunning
+            }
+            #expect(fetcher.isRunning)
+        } catch {
+            if fetcher.isRunning { kill(fetcher.processIdentifier, SIGKILL) }
+            gate.open()
+            await origin.stop()
+            throw error
+        }
+        kill(fetcher.processIdentifier, SIGTERM)
+        try await Self.waitForExit(fetcher)
+        #expect(fetcher.terminationReason == .exit && fetcher.terminationStatus == 1)
+        let message = try String(contentsOfFile: scratch.file("stderr"), encoding: .utf8)
+        #expect(message.contains("stopped by signal \(SIGTERM); run again to resume"), "\(message)")
+        let kept = Self.committedBytes(under: cache.path)
+        #expect(kept >= floor && kept <= UInt64(held), "\(kept) bytes kept")
+        // Run again: it asks the origin only for what it does not have, and finishes.
+        gate.open()
+        origin.resetLog()
+        let again = try CommandLineTool.run(["fetch", origin.url("/big.bin"), "--cache-dir", cache.path])
+        await origin.stop()
+        #expect(again.status == 0, "\(again.standardError)")
+        let ranges = origin.requests(for: "/big.bin").compactMap(\.range)
+        #expect(ranges == ["bytes=\(kept)-\(body.count - 1)"], "\(ranges)")
+        #expect(Self.committedBytes(under: cache.path) == UInt64(body.count))
     }
 }

@@ -50,4 +50,23 @@ struct VirtualPlaylistTests {
             #expect(json["field"] as? String == (kind == "multivariant" ? #""quality""# : #""urls[1]""#))
         }
     }
+
+    @Test("A part whose chosen variant plays its audio from a separate rendition is refused, naming which")
+    func separateAudioRenditionRefused() async throws {
+        try await ProxyHarness.run { harness in
+            let muxed = TestPresentation.publish("mx", on: harness.origin, segments: 2)
+            let separate = TestPresentation.publish("sa", on: harness.origin, segments: 2, audio: true)
+            let client = SessionClient(harness: harness)
+            let urls = [muxed.mediaPath("low"), separate.masterPath].map { "\"\(harness.origin.url($0))\"" }
+            let response = try await client.send(.POST, "/sessions", body: #"{"urls": [\#(urls.joined(separator: ", "))], "quality": "lowest"}"#)
+            #expect(response.status == 400)
+            let json = try #require(SessionClient.object(response.body))
+            #expect(json["field"] as? String == #""urls[1]""#)
+            #expect((json["error"] as? String)?.contains("separate rendition") == true, "\(json)")
+            // The same presentation without its audio rendition joins.
+            let plain = TestPresentation.publish("pl", on: harness.origin, segments: 2)
+            let joined = [muxed.mediaPath("low"), plain.masterPath].map { "\"\(harness.origin.url($0))\"" }
+            #expect(try await client.send(.POST, "/sessions", body: #"{"urls": [\#(joined.joined(separator: ", "))], "quality": "lowest"}"#).status == 201)
+        }
+    }
 }

@@ -102,12 +102,11 @@ import Testing
     /// Every VOD playlist of the fixtures and the shared corpus, cut at its start, after one
     /// segment, in the middle and at its end: the result parses to the listed prefix, and every
     /// line it keeps is a line of the original, in order.
-    @Test(arguments: CorpusTests.allPlaylists)
+    @Test(arguments: CorpusSelection.finishedMedia)
     func everyCutOfAFinishedPlaylistIsItsPrefix(_ name: String) throws {
         let input = try CorpusTests.bytes(name)
-        guard let playlist = try? HLSPlaylist(parsing: input), playlist.kind == .media, !playlist.isLive,
-              playlist.skip == nil
-        else { return }
+        let playlist = try HLSPlaylist(parsing: input)
+        try #require(playlist.kind == .media && !playlist.isLive && playlist.skip == nil, "\(name) is not a finished media playlist")
         let strict = (try? HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict))) != nil
         let total = playlist.segments.count
         for count in Set([0, 1, total / 2, total]) {
@@ -134,6 +133,15 @@ import Testing
                 }
                 next = found + 1
             }
+        }
+    }
+
+    /// The cut property above is exercised on enough playlists.
+    @Test func enoughFinishedPlaylistsAreCut() {
+        let (corpus, fixtures) = CorpusSelection.counts(CorpusSelection.finishedMedia)
+        #expect(fixtures >= CorpusSelection.Minimum.finishedMediaFixtures, "\(fixtures) fixtures are finished media playlists")
+        if TestFiles.corpusIsPresent {
+            #expect(corpus >= CorpusSelection.Minimum.finishedMediaCorpus, "\(corpus) corpus playlists are finished media playlists")
         }
     }
 

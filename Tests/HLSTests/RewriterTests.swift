@@ -256,14 +256,15 @@ import Testing
 
     /// Every multivariant playlist of the fixtures and the shared corpus, locked to each quality:
     /// one variant, no I-frame variant, and exactly the renditions of the groups it references.
-    @Test(arguments: CorpusTests.allPlaylists)
+    @Test(arguments: CorpusSelection.lockable)
     func everyLockedPlaylistListsOneVariantAndItsGroups(_ name: String) throws {
         let input = try CorpusTests.bytes(name)
-        guard let playlist = try? HLSPlaylist(parsing: input, options: CorpusTests.options), playlist.kind == .master
-        else { return }
+        let playlist = try HLSPlaylist(parsing: input, options: CorpusTests.options)
+        try #require(playlist.kind == .master, "\(name) is not a multivariant playlist")
         let isStrict = (try? HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict, playlistURL: CorpusTests.options.playlistURL))) != nil
         for quality in [HLSQuality.lowest, .highest, .height(720), .bandwidth(1_000_000)] {
-            guard let chosen = playlist.variant(for: quality) else { continue }
+            // A playlist with a variant has one for every quality: the closest.
+            let chosen = try #require(playlist.variant(for: quality), "\(name) \(quality)")
             var policy = HLSProxyRewritePolicy(endpoint: Self.endpoint)
             policy.lock(to: chosen)
             let output = playlist.rewritten(base: Self.base, policy: policy)
@@ -283,6 +284,15 @@ import Testing
                     try HLSPlaylist(parsing: output, options: HLSParserOptions(mode: .strict, playlistURL: CorpusTests.options.playlistURL))
                 }
             }
+        }
+    }
+
+    /// The lock property above is exercised on enough multivariant playlists.
+    @Test func enoughPlaylistsAreLocked() {
+        let (corpus, fixtures) = CorpusSelection.counts(CorpusSelection.lockable)
+        #expect(fixtures >= CorpusSelection.Minimum.lockableFixtures, "\(fixtures) fixtures are multivariant playlists")
+        if TestFiles.corpusIsPresent {
+            #expect(corpus >= CorpusSelection.Minimum.lockableCorpus, "\(corpus) corpus playlists are multivariant playlists")
         }
     }
 }

@@ -234,23 +234,21 @@ import Testing
         #expect(throws: Never.self) { try HLSVirtualPlaylist(joining: [part], limits: limits) }
     }
 
-    /// Every joinable playlist of the fixtures and the shared corpus, joined with itself: twice
-    /// the segments, the same durations, byte ranges, maps and key methods, resolved URIs, and
-    /// strictly valid when the playlist is.
-    @Test(arguments: CorpusTests.allPlaylists)
-    func everyFinishedPlaylistJoinsWithItself(_ name: String) throws {
+    /// Every playlist of the fixtures and the shared corpus, joined with itself: one that can be
+    /// joined gives twice the segments, the same durations, byte ranges, maps and key methods,
+    /// resolved URIs, and is strictly valid when the playlist is; any other is refused with the
+    /// code its model calls for (multivariant, I-frame-only, live, delta, empty, or first segments
+    /// lacking the EXT-X-MAP its later ones have), never another.
+    @Test(arguments: CorpusSelection.all)
+    func everyPlaylistJoinsWithItselfOrIsRefusedForItsReason(_ name: String) throws {
         let input = try CorpusTests.bytes(name)
-        guard let playlist = try? HLSPlaylist(parsing: input) else { return }
+        let playlist = try HLSPlaylist(parsing: input)
         let part = HLSVirtualPlaylist.Part(playlist: playlist, url: CorpusTests.base)
-        let joined: HLSVirtualPlaylist
-        do {
-            joined = try HLSVirtualPlaylist(joining: [part, part])
-        } catch {
-            // Only what cannot be joined: live, I-frame-only, multivariant, empty, delta, or a
-            // playlist whose first segments lack the EXT-X-MAP its later ones have.
-            #expect(error.code != .limitExceeded && error.code != .noParts, "\(name): \(error)")
+        if let refusal = CorpusSelection.joinRefusal(playlist) {
+            #expect(throws: HLSComposeError(code: refusal, message: ""), "\(name)") { try HLSVirtualPlaylist(joining: [part, part]) }
             return
         }
+        let joined = try HLSVirtualPlaylist(joining: [part, part])
         let segments = Array(playlist.segments)
         let reparsed = joined.playlist.segments
         #expect(reparsed.count == 2 * segments.count, "\(name)")
@@ -263,6 +261,16 @@ import Testing
                     .map { String(decoding: $0.utf8.flatMap(Self.escaped), as: UTF8.self) }, "\(name)")
         if (try? HLSPlaylist(parsing: input, options: Self.strict)) != nil {
             #expect(throws: Never.self, "\(name)") { try HLSPlaylist(parsing: joined.bytes, options: Self.strict) }
+        }
+    }
+
+    /// The join property above is exercised on enough playlists: the fixtures alone, and the
+    /// corpus where it is present.
+    @Test func enoughPlaylistsJoinWithThemselves() {
+        let (corpus, fixtures) = CorpusSelection.counts(CorpusSelection.joinable)
+        #expect(fixtures >= CorpusSelection.Minimum.joinableFixtures, "\(fixtures) fixtures join")
+        if TestFiles.corpusIsPresent {
+            #expect(corpus >= CorpusSelection.Minimum.joinableCorpus, "\(corpus) corpus playlists join")
         }
     }
 

@@ -20,7 +20,14 @@ struct MetricsScrape {
         return MetricsScrape(text: text, samples: samples)
     }
 
-    subscript(_ series: String) -> Double { samples[series] ?? 0 }
+    /// The sample of `series`; nil when the scrape has no such series (a missing series is
+    /// never taken for a zero).
+    subscript(_ series: String) -> Double? { samples[series] }
+
+    /// The sample of `series`, which the scrape must have.
+    func value(_ series: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Double {
+        try #require(samples[series], "the scrape has no series \(series)", sourceLocation: sourceLocation)
+    }
 
     /// `promtool check metrics` on the text: its exit status and what it printed. promtool is
     /// Debian's `prometheus` package, which `scripts/ensure-deps.sh test` installs.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TestSupport
 
 /// Opens and reads playback sessions over HTTP, as an app would.
 struct SessionClient {
@@ -83,6 +84,22 @@ struct SessionClient {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return try await condition()
+    }
+
+    /// Waits until no fetch runs or waits on the segment lane and the origin has finished with
+    /// every request it got for paths starting with `prefix`, then returns how each ended. A
+    /// closed session starts nothing again, so once this returns nothing more happens for it:
+    /// the fact a sleep would only guess at.
+    static func originSettled(_ harness: ProxyHarness, prefix: String) async throws -> [TestOrigin.Outcome] {
+        var outcomes: [TestOrigin.Outcome] = []
+        try await waitUntil("the segment lane is idle and the origin finished every request under \(prefix)", timeout: .seconds(20)) {
+            guard let lane = harness.proxy.status?.segment, lane.active == 0, lane.waiting == 0 else { return false }
+            let paths = Set(harness.origin.requests.map(\.path).filter { $0.hasPrefix(prefix) })
+            let requested = harness.origin.requests.filter { $0.path.hasPrefix(prefix) }.count
+            outcomes = paths.flatMap { harness.origin.outcomes(for: $0) }
+            return outcomes.count == requested
+        }
+        return outcomes
     }
 
     struct Failure: Error, CustomStringConvertible {
