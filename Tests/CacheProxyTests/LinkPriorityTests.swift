@@ -4,9 +4,10 @@ import SparseFile
 import Testing
 import TestSupport
 
-/// The player before prefetching, on a real origin: a prefetch stops reading while a player
-/// starts a video and goes on from where it stopped, and a fetch whose player went away gives
-/// the link up to the next player instead of finishing.
+/// The player before prefetching, on a real origin: a prefetch gives the link up while a player
+/// starts a video and fetches only what it lacks afterwards, a download pauses for a playing
+/// player and goes on from where it stopped, and a fetch whose player went away gives the link
+/// up to the next player instead of finishing.
 @Suite("The player first", .timeLimit(.minutes(2)))
 struct LinkPriorityTests {
     static let large = TestBytes(seed: 71).bytes(0, 3_000_000)
@@ -15,8 +16,8 @@ struct LinkPriorityTests {
         harness.store.reader(for: harness.store.key(for: harness.origin.url(path))).file?.cachedLength(from: 0) ?? 0
     }
 
-    @Test("A prefetch pauses while a player's start is in flight, then finishes without fetching anything twice")
-    func prefetchPausesForAStart() async throws {
+    @Test("A prefetch gives the link up while a player's start is in flight, then fetches only what it lacks")
+    func prefetchGivesWayToAStart() async throws {
         try await ProxyHarness.run { harness in
             harness.origin.set("/next.mp4", .init(Self.large, contentType: "video/mp4",
                                                   faults: .init(chunkDelay: .milliseconds(5), chunkSize: 16 * 1024)))
@@ -30,11 +31,12 @@ struct LinkPriorityTests {
             try await waitUntil("the prefetch is under way") { cachedLength(harness, "/next.mp4") > 200_000 }
             let player = StreamingRequest(harness, "/now.mp4", headers: [("Range", "bytes=0-1023")])
             try await waitUntil("the player's request reached the origin") { gate.arrivals == 1 }
-            try await waitUntil("the prefetch paused") { (harness.proxy.status?.traffic.transfersPaused ?? 0) >= 1 }
-            let paused = cachedLength(harness, "/next.mp4")
+            try await waitUntil("the prefetch was cut") { (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1 }
+            let cut = cachedLength(harness, "/next.mp4")
             try await Task.sleep(for: .milliseconds(300))
-            #expect(cachedLength(harness, "/next.mp4") == paused, "nothing was read while the player waited")
-            #expect(paused < UInt64(Self.large.count))
+            #expect(cachedLength(harness, "/next.mp4") == cut, "nothing was fetched while the player waited")
+            #expect(cut < UInt64(Self.large.count))
+            #expect(harness.origin.requests(for: "/next.mp4").count == 2, "the prefetch asked for nothing more while the player waited")
             gate.open()
             #expect(try await player.body() == Array(TestBytes(seed: 72).bytes(0, 1024)))
             try await waitUntil("the prefetch finished") { cachedLength(harness, "/next.mp4") == UInt64(Self.large.count) }
@@ -44,8 +46,38 @@ struct LinkPriorityTests {
             let outcome = bytes.withUnsafeMutableBytes { try? reader.read(into: $0, at: 0) }
             #expect(outcome == .complete)
             #expect(bytes == Self.large)
-            // The probe of the head and the rest: each byte asked for once.
-            #expect(harness.origin.requests(for: "/next.mp4").count == 2)
+            // The probe of the head, the rest until the cut, then only the gap.
+            let requests = harness.origin.requests(for: "/next.mp4")
+            #expect(requests.count == 3)
+            let resumedAt = requests.last.flatMap { DownloadTests.range(of: $0, length: Self.large.count).offset } ?? 0
+            #expect(resumedAt >= cut, "the gap was fetched from \(resumedAt), \(cut) bytes were cached")
+            #expect(harness.proxy.status?.prefetch.jobs.first?.state == "done")
+        }
+    }
+
+    @Test("A download pauses while a playing player's segment is fetched, and goes on from where it stopped")
+    func downloadPausesForAPlayer() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/film.mp4", .init(Self.large, contentType: "video/mp4",
+                                                  faults: .init(chunkDelay: .milliseconds(5), chunkSize: 16 * 1024)))
+            let gate = TestGate()
+            harness.origin.set("/clip.ts", .init(TestBytes(seed: 75).bytes(0, 300_000), faults: .init(pauseAfter: 0, gate: gate)))
+            let client = SessionClient(harness: harness)
+            let started = try await client.send(.POST, "/downloads", body: #"{"url": "\#(harness.origin.url("/film.mp4"))"}"#)
+            #expect(started.status == 202)
+            try await waitUntil("the download is under way") { cachedLength(harness, "/film.mp4") > 200_000 }
+            let player = StreamingRequest(harness, "/clip.ts")
+            try await waitUntil("the player's request reached the origin") { gate.arrivals == 1 }
+            try await waitUntil("the download paused") { (harness.proxy.status?.traffic.transfersPaused ?? 0) >= 1 }
+            let paused = cachedLength(harness, "/film.mp4")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(cachedLength(harness, "/film.mp4") == paused, "nothing was stored while the player's segment came")
+            #expect(paused < UInt64(Self.large.count))
+            gate.open()
+            #expect(try await player.body() == TestBytes(seed: 75).bytes(0, 300_000))
+            try await waitUntil("the download finished") { cachedLength(harness, "/film.mp4") == UInt64(Self.large.count) }
+            #expect(harness.origin.requests(for: "/film.mp4").count == 1, "paused, not cut: one request")
+            #expect(harness.proxy.status?.traffic.transfersCutForAStart == 0)
         }
     }
 

@@ -18,6 +18,8 @@ final class PrefetchJob: Sendable {
     let headers: OriginHeaderFields
     /// Bytes fetched so far, readable while the job runs.
     let spent = Atomic<UInt64>(0)
+    /// Set when the job left the list: it starts no new resource.
+    private let stopping = Atomic<Bool>(false)
 
     init(context: ProxyContext, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
          headers: OriginHeaderFields = OriginHeaderFields()) {
@@ -84,7 +86,17 @@ final class PrefetchJob: Sendable {
         return fetched
     }
 
+    /// The job left the list: the resource in flight is finished, nothing more is started.
+    func stopAfterCurrentResource() {
+        stopping.store(true, ordering: .relaxed)
+    }
+
+    private func checkStillListed() throws {
+        if stopping.load(ordering: .relaxed) { throw CancellationError() }
+    }
+
     private func fetchPlaylist(_ url: OriginURL) async throws -> ResourceWarmer.FetchedPlaylist {
+        try checkStillListed()
         try await admit(estimate: nil)
         let fetched = try await warmer.playlist(url)
         spent.add(fetched.fetchedBytes, ordering: .relaxed)
@@ -159,6 +171,7 @@ final class PrefetchJob: Sendable {
     /// unknown size at them (the last resource of a prefetch may be partial; playing it fetches
     /// the rest).
     private func fetch(_ origin: OriginURL, range: ByteRange?, size: UInt64?) async throws {
+        try checkStillListed()
         var range = range
         if let remaining = remainingBytes {
             guard remaining > 0 else { throw PrefetchStop(reason: .budgetSpent) }

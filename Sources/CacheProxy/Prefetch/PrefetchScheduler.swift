@@ -5,8 +5,10 @@ import Synchronization
 /// time, on the segment lane.
 ///
 /// A new list replaces the old one (the user scrolled): videos no longer listed are dropped
-/// from the queue, and their jobs in flight are cut (what they stored stays); videos in both
-/// lists keep their progress.
+/// from the queue; a dropped job in flight finishes the resource it is fetching and starts
+/// nothing more (the video dropped is usually the one swiped to, whose player asks for that
+/// very resource a moment later; a player's start cuts it anyway when nobody follows it);
+/// videos in both lists keep their progress.
 final class PrefetchScheduler: Sendable {
     private struct Entry {
         var job: PrefetchJob
@@ -23,6 +25,8 @@ final class PrefetchScheduler: Sendable {
 
     private struct Queue {
         var entries: [Entry] = []
+        /// Dropped jobs finishing the resource in flight, by job.
+        var leaving: [ObjectIdentifier: Task<Void, Never>] = [:]
         var isClosed = false
     }
 
@@ -38,27 +42,24 @@ final class PrefetchScheduler: Sendable {
     /// Replaces the queue with `request`'s videos and starts warming them through `context`.
     @discardableResult
     func replace(with request: PrefetchRequest, context: ProxyContext) -> PrefetchStatus {
-        let cut = queue.withLock { queue -> [Task<Void, Never>] in
-            guard !queue.isClosed else { return [] }
-            let wanted = request.urls.map(\.string)
-            var cut: [Task<Void, Never>] = []
+        queue.withLock { queue in
+            guard !queue.isClosed else { return }
+            let previous = queue.entries
             var kept: [String: Entry] = [:]
-            for entry in queue.entries {
-                if wanted.contains(entry.job.origin.string) {
-                    kept[entry.job.origin.string] = entry
-                } else if entry.state == .running, let task = entry.task {
-                    cut.append(task)
-                }
-            }
+            for entry in previous { kept[entry.job.origin.string] = entry }
             queue.entries = zip(request.urls, request.headers).map { url, headers in
                 // A job asked with other fields starts over: they may give other bytes.
                 if let entry = kept.removeValue(forKey: url.string), entry.job.headers == headers { return entry }
                 return Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant, headers: headers),
                              state: .queued)
             }
-            return cut
+            let staying = Set(queue.entries.map { ObjectIdentifier($0.job) })
+            for entry in previous where entry.state == .running && !staying.contains(ObjectIdentifier(entry.job)) {
+                guard let task = entry.task else { continue }
+                entry.job.stopAfterCurrentResource()
+                queue.leaving[ObjectIdentifier(entry.job)] = task
+            }
         }
-        for task in cut { task.cancel() }
         startWaitingJobs()
         return status
     }
@@ -67,8 +68,9 @@ final class PrefetchScheduler: Sendable {
     @discardableResult
     func cancelAll() -> PrefetchStatus {
         let tasks = queue.withLock { queue -> [Task<Void, Never>] in
-            let tasks = queue.entries.compactMap { $0.state == .running ? $0.task : nil }
+            let tasks = queue.entries.compactMap { $0.state == .running ? $0.task : nil } + queue.leaving.values
             queue.entries.removeAll()
+            queue.leaving.removeAll()
             return tasks
         }
         for task in tasks { task.cancel() }
@@ -80,8 +82,11 @@ final class PrefetchScheduler: Sendable {
     func shutdown() async {
         let tasks = queue.withLock { queue -> [Task<Void, Never>] in
             queue.isClosed = true
-            defer { queue.entries.removeAll() }
-            return queue.entries.compactMap(\.task)
+            defer {
+                queue.entries.removeAll()
+                queue.leaving.removeAll()
+            }
+            return queue.entries.compactMap(\.task) + queue.leaving.values
         }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
@@ -137,6 +142,7 @@ final class PrefetchScheduler: Sendable {
 
     private func finish(_ job: PrefetchJob, _ outcome: (State, String?)) {
         queue.withLock { queue in
+            queue.leaving[ObjectIdentifier(job)] = nil
             guard let index = queue.entries.firstIndex(where: { $0.job === job }) else { return }
             queue.entries[index].state = outcome.0
             queue.entries[index].detail = outcome.1

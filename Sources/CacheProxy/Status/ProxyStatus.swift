@@ -77,6 +77,9 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         public var transfersPaused: UInt64
         /// Transfers whose client went away, cut because a more urgent one needed the link.
         public var orphansCut: UInt64
+        /// Prefetch, buffering and download transfers cut (not paused) because a player waited
+        /// to start; each fetched what it lacked at its next turn.
+        public var transfersCutForAStart: UInt64
         /// Multivariant playlists served from the cache without asking the origin first.
         public var playlistsServedWithoutOrigin: UInt64
         /// Background revalidations of cached multivariant playlists, and how many of them the
