@@ -9,7 +9,9 @@ import Synchronization
 /// than the most urgent one registered waits before it sends its request and pauses between
 /// two chunks of its body (it stops reading: the socket's buffer fills and TCP stops the origin
 /// sending), and goes on, from where it stopped, once nothing more urgent is in flight. An
-/// orphaned transfer is cut instead of paused (its bytes are wanted by nobody now).
+/// orphaned transfer is cut instead of paused (its bytes are wanted by nobody now), and so is a
+/// preemptible one (``FetchOwnership/mayBeCut``) while a player waits to start: a paused socket
+/// keeps receiving until its buffer is full.
 ///
 /// The check between chunks is one atomic load; the lock is taken when a transfer starts or
 /// ends, when an urgency changes, and by paused transfers.
