@@ -45,7 +45,7 @@ struct PlaylistRevalidation {
             freshness.confirmed(key, lifetime: freshness.lifetime(of: answer.head))
         } catch let error as UpstreamError {
             if case .status(let status) = error.code, status == 404 || status == 410 {
-                try? context.store.remove(key: key)
+                _ = try? context.store.remove(key: key)
                 freshness.forget(key)
                 context.logger.notice("a cached playlist is gone from its origin: the next request gets the origin's answer",
                                       metadata: ["url": "\(origin)", "status": "\(status)"])
