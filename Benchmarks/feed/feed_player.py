@@ -105,6 +105,7 @@ class Player:
         self.url = url
         self.origin_stopped = origin_stopped
         self.stalled = None
+        self.last_partial = b""
         self.media_root = media_root
         self.proxied = proxied
         self.requests = []
@@ -165,9 +166,11 @@ class Player:
             if self._cut.is_set():
                 raise OSError("cut")  # the swipe's shutdown reads as an early end of the body
             if length is not None and int(length) != len(body):
+                self.last_partial = bytes(body)
                 raise Failure(f"{kind} {self.origin_url(url)}: {len(body)} bytes of {length}")
         except (OSError, http.client.HTTPException, ValueError) as error:
             record["end"] = time.time()
+            self.last_partial = bytes(body)
             if self._cut.is_set():
                 record["cut"] = True
                 raise Cut() from None
@@ -175,6 +178,11 @@ class Player:
         record["end"] = time.time()
         record["complete"] = True
         return bytes(body)
+
+    def is_origin_prefix(self, url, body):
+        with open(self.local_file(url), "rb") as file:
+            expected = file.read()
+        return len(body) < len(expected) and expected[:len(body)] == body
 
     def check_bytes(self, url, body, kind):
         with open(self.local_file(url), "rb") as file:
@@ -212,6 +220,14 @@ class Player:
                     # the player would stall there, and the user swipes before it matters.
                     if self.origin_stopped and index > 0 and self.requests[-1]["status"] in (502, 503, 504):
                         self.stalled = str(failure)
+                        break
+                    # A segment whose fetch was cut before (a swipe, a start that needed the
+                    # link) is cached in part: the proxy sends that part and then breaks the
+                    # response, as the rest cannot be fetched. It ends buffering the same way,
+                    # provided every byte received is the origin's.
+                    if (self.origin_stopped and index > 0 and self.requests[-1]["status"] == 200
+                            and self.is_origin_prefix(segment_url, self.last_partial)):
+                        self.stalled = f"{failure} (the cached part of a segment cut earlier, every byte the origin's)"
                         break
                     raise
                 if index == 0:
