@@ -37,9 +37,11 @@ extension CacheStore {
     /// returned fills are registered as in flight, so concurrent callers for the same bytes
     /// get no fill for them and follow instead (one upstream fetch, many followers).
     ///
-    /// Counts a hit when every byte was already cached, a miss otherwise, and marks the entry
-    /// used. A head-only entry (``setHeadLimit(_:for:)``) claims nothing past its limit.
-    public func claim(key: String, range: ByteRange) throws(CacheStoreError) -> Claim {
+    /// Counts a hit when every byte was already cached, a miss otherwise (unless `counts` is
+    /// false: a later claim of a request already counted, which must not turn its miss into a
+    /// hit too), and marks the entry used. A head-only entry (``setHeadLimit(_:for:)``) claims
+    /// nothing past its limit.
+    public func claim(key: String, range: ByteRange, counts: Bool = true) throws(CacheStoreError) -> Claim {
         try checkWritable()
         return try withEntryFile(key) { state, file throws(CacheStoreError) in
             guard !state.isClosed else { throw CacheStoreError(.closed, "the store is closed") }
@@ -56,7 +58,9 @@ extension CacheStore {
                 let claimed = ByteRange(from: piece.range.offset, to: end) ?? piece.range
                 fills.append(FillHandle(store: self, key: key, range: claimed, identifier: identifier))
             }
-            if plan.isFullyCached { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
+            if counts {
+                if plan.isFullyCached { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
+            }
             state.touch(key, at: now)
             return Claim(plan: plan, fills: fills)
         }

@@ -38,7 +38,9 @@ final class FetchSession {
     func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws {
         let claim: CacheStore.Claim
         do {
-            claim = try context.store.claim(key: key, range: range)
+            // One response counts once: its later claims (the rest, once the length is known)
+            // would count a hit for bytes its own first claim fetched.
+            claim = try context.store.claim(key: key, range: range, counts: !hasClaimed)
         } catch where error.code == .storeFull || error.code == .diskFull {
             throw StoreHasNoRoom()
         } catch {
