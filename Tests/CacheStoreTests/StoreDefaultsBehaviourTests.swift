@@ -38,12 +38,13 @@ struct StoreDefaultsBehaviourTests {
         let touched = try #require(store.entry(for: key)?.lastAccess)
         #expect(try Self.lastAccessOnDisk(directory.path, key: key) != touched, "not written at the hit itself")
         let hit = ContinuousClock.now
-        try await waitUntil("the hit's access time is on disk", timeout: .seconds(10), interval: .milliseconds(10)) {
+        // The store stays open: only the periodic flush can write it (without it this waits in
+        // vain and fails). The bound is loose because each look opens the store read-only,
+        // which takes seconds beside the crash tests of the same run (14 s seen for one look).
+        try await waitUntil("the hit's access time is on disk", timeout: .seconds(30), interval: .milliseconds(10)) {
             try Self.lastAccessOnDisk(directory.path, key: key) == touched
         }
-        // One interval, plus what a busy machine (tests run in parallel) adds to a timer, a
-        // write and this test's reads of the index (each opens the store: seconds, under load).
-        #expect(ContinuousClock.now - hit < interval * 10)
+        #expect(ContinuousClock.now - hit < interval * 30)
     }
 
     @Test("With a long accessFlushInterval the hit's access time stays in memory until the store closes, and close writes it")
