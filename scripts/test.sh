@@ -61,6 +61,9 @@ for path in glob.glob(f"{sys.argv[1]}/{sys.argv[2]}*.xml"):
         skip = case.find("skipped")
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
+            # The names reach the last lines, which are all a truncated CI log keeps.
+            with open(f"{sys.argv[1]}/{sys.argv[2]}.failed", "a") as names:
+                names.write(f"{case.get('classname')}.{case.get('name')}\n")
         elif skip is not None:
             skipped += 1
             optional += (skip.text or "").startswith("shared corpus not found")
@@ -76,7 +79,9 @@ PY
     if [ $((s - o)) -gt 0 ] && skip_fails "swift"; then failures+=("$((s - o)) Swift test(s) skipped in $name"); fi
     # A crash or a failed run that the report does not show still fails the group.
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); failures+=("swift test $name (exit $status)"); fi
-    if [ "$f" -gt 0 ]; then failures+=("$f Swift test(s) in $name"); fi
+    if [ "$f" -gt 0 ]; then
+        failures+=("$f Swift test(s) in $name: $(sort -u "$results/$name.failed" 2>/dev/null | paste -sd ' ')")
+    fi
     if [ $((p + f + s)) -eq 0 ]; then failed=$((failed + 1)); failures+=("swift test $name ran no test"); fi
 }
 
