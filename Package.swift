@@ -67,7 +67,7 @@ let package = Package(
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
-            dependencies: ["HLS"],
+            dependencies: ["HLS", "DASH"],
             path: "Sources/CacheProxy/Parsing",
             swiftSettings: strictSwift
         ),
@@ -78,6 +78,7 @@ let package = Package(
                 "CacheStore",
                 "SparseFile",
                 "HLS",
+                "DASH",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -143,6 +144,7 @@ let package = Package(
                 "CacheStore",
                 "SparseFile",
                 "HLS",
+                "DASH",
                 "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

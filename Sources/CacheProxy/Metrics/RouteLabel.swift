@@ -2,7 +2,7 @@
 /// told from its path alone, so that refused requests (a bad `url`, an unknown session) count
 /// under the route they were meant for.
 enum RouteLabel: Int, CaseIterable, Sendable {
-    /// `/proxy?url=...`: a player's request through the cache.
+    /// `/proxy?url=...` (and DASH's path form, `/dash/...`): a player's request through the cache.
     case proxy
     /// A session's playlists and media (`/sessions/ID/index.m3u8`, `/sessions/ID/proxy?url=...`).
     case session
@@ -33,7 +33,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         let path = target.utf8.prefix { $0 != UInt8(ascii: "?") }
         func starts(_ prefix: String) -> Bool { path.starts(with: prefix.utf8) }
         func ends(_ suffix: String) -> Bool { path.reversed().starts(with: suffix.utf8.reversed()) }
-        if path.elementsEqual("/proxy".utf8) {
+        if path.elementsEqual("/proxy".utf8) || starts("/dash/") {
             self = .proxy
         } else if starts("/sessions/"), ends("/index.m3u8") || ends("/proxy") {
             self = .session

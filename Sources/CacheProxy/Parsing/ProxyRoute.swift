@@ -1,3 +1,5 @@
+import DASH
+
 /// What a request target asks of the proxy, parsed from the untrusted request line.
 ///
 /// - `/proxy?url=<percent-encoded http(s) URL>` fetches through the cache; a player's LL-HLS
@@ -11,6 +13,9 @@
 /// - `/prefetch` manages the prefetch queue; `/downloads` and `/downloads/ID` the downloads.
 /// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
 ///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
+/// - `/dash/<percent-encoded origin prefix>/<rest>`: the path form of DASH URLs
+///   (`DASHProxyEndpoint`), which keeps an MPD's `$Number$`-style templates literal; the origin
+///   URL is the decoded prefix followed by the rest (its query included) as written.
 ///
 /// Anything else is ``ParseError/Code/notFound``.
 public enum ProxyRoute: Sendable, Hashable {
@@ -26,6 +31,8 @@ public enum ProxyRoute: Sendable, Hashable {
     case download(String)
     case dashboard
     case entries(EntriesPageRequest)
+    /// A DASH URL in path form: an MPD, or what an MPD names (segments, init sections, ranges).
+    case dash(OriginURL)
 
     /// Parses a request target in origin form (`/proxy?url=...`).
     ///
@@ -42,6 +49,11 @@ public enum ProxyRoute: Sendable, Hashable {
             throw ParseError(.tooLong, "request target longer than \(limits.maximumLength) bytes")
         }
         let bytes = Array(target)
+        // The path form's query belongs to the origin URL, so it is not split off first.
+        if bytes.starts(with: DASHProxyEndpoint.pathPrefix.utf8) {
+            self = .dash(try Self.dashOrigin(bytes, limits: limits))
+            return
+        }
         let questionMark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
         let path = bytes[..<questionMark]
         let query = bytes[min(questionMark + 1, bytes.count)...]
@@ -113,6 +125,15 @@ public enum ProxyRoute: Sendable, Hashable {
         }
         guard let encodedURL, !encodedURL.isEmpty else { throw ParseError(.missing, "no url parameter") }
         return (try OriginURL(parsing: try percentDecoded(encodedURL), maximumLength: limits.maximumURLLength), directives)
+    }
+
+    /// The origin URL of a path-form DASH target: the first segment must decode to an http(s)
+    /// URL ending in `/`, and the whole must be a valid ``OriginURL``.
+    private static func dashOrigin(_ target: [UInt8], limits: RequestTargetLimits) throws(ParseError) -> OriginURL {
+        guard let url = DASHProxyEndpoint.originURL(forRequestTarget: String(decoding: target, as: UTF8.self)) else {
+            throw ParseError(.malformed, "a /dash/ target must be /dash/<percent-encoded http(s) URL ending in />/<rest>")
+        }
+        return try OriginURL(parsing: Array(url.utf8), maximumLength: limits.maximumURLLength)
     }
 
     /// A session's or download's identifier: letters, digits, `-` and `_`.

@@ -1,7 +1,7 @@
 /// Which of the proxy's guards a route needs, decided by its path alone: the one table every
 /// request is looked up in before it is routed.
 ///
-/// Players' routes (`/proxy` and a session's playlist and media) are ``media``: a player cannot
+/// Players' routes (`/proxy`, `/dash/...` and a session's playlist and media) are ``media``: a player cannot
 /// add headers, so they never need the control token, and they take GET and HEAD only.
 /// Every other path is ``control``: `/status`, `/metrics`, `/entries`, `/prefetch`,
 /// `/sessions`, `/downloads`, and any route added later unless it is added to this table.
@@ -22,6 +22,11 @@ public enum RouteAccess: Sendable, Hashable {
         // "/a/b" splits into "", "a", "b"; a target not starting with "/" matches nothing.
         guard path.first == UInt8(ascii: "/") else {
             self = .control
+            return
+        }
+        // DASH's path form (`/dash/<prefix>/<rest>`) is a player's, however many segments follow.
+        if path.starts(with: "/dash/".utf8) {
+            self = .media
             return
         }
         let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()

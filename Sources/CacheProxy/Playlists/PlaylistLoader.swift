@@ -9,7 +9,9 @@ import SparseFile
 /// without a round trip to the origin); anything else is fetched (concurrent requests for one
 /// URL share the fetch) and stored raw, and the cached copy stands in, stale, only when the
 /// origin is down and the caller accepts that. Players, prefetching and offline downloads all
-/// go through here, so whatever one of them cached, the others read the same way.
+/// go through here, so whatever one of them cached, the others read the same way. DASH MPDs
+/// load by the same rules (``ManifestDocument``): a static one as a VOD playlist, a dynamic one
+/// as a live playlist.
 struct PlaylistLoader {
     let context: ProxyContext
     let lane: UpstreamLane.Kind
@@ -19,18 +21,11 @@ struct PlaylistLoader {
     var headers = OriginHeaderFields()
 
     /// A playlist's bytes and what is known of them.
-    struct Loaded {
-        var body: [UInt8]
-        /// The parsed playlist; nil when the bytes do not parse as one.
-        var playlist: HLSPlaylist?
-        /// The URL the bytes came from, after redirects: relative URIs resolve against it.
-        var url: String
-        var contentType: String?
-        var source: Source
-    }
+    typealias Loaded = LoadedManifest<HLSPlaylist>
 
     enum Source: Equatable {
-        /// A cached VOD media playlist or multivariant playlist, used without asking the origin.
+        /// A cached VOD media playlist, multivariant playlist or static MPD, used without asking
+        /// the origin.
         case cache
         /// Fetched from the origin now.
         case origin
@@ -44,20 +39,31 @@ struct PlaylistLoader {
     ///
     /// - Parameter allowsStale: whether the cached copy may answer when the origin is down.
     func load(_ origin: OriginURL, directives: DeliveryDirectives = DeliveryDirectives(), allowsStale: Bool) async throws -> Loaded {
+        try await load(origin, as: HLSPlaylist.self, directives: directives, allowsStale: allowsStale)
+    }
+
+    /// Loads `origin`'s manifest of the given kind, by the rules above.
+    func load<Document: ManifestDocument>(
+        _ origin: OriginURL, as kind: Document.Type, directives: DeliveryDirectives = DeliveryDirectives(), allowsStale: Bool
+    ) async throws -> LoadedManifest<Document> {
         let key = context.store.key(for: origin.string)
         let cache = PlaylistCache(context: context)
         let cached = cache.cached(key)
         // A cached copy's relative URIs resolve against the URL it was fetched from (after
         // redirects), as the fetched one's did.
         let cachedURL = context.playlistFetches.finalURL(of: origin)
-        if directives.isEmpty, let cached, let playlist = PlaylistCache.parse(cached.body, url: cachedURL) {
-            let loaded = Loaded(body: cached.body, playlist: playlist, url: cachedURL, contentType: cached.contentType, source: .cache)
-            if playlist.kind == .media, !playlist.isLive { return loaded }
-            if playlist.kind == .master {
+        if directives.isEmpty, let cached, let document = Document.parse(cached.body, url: cachedURL) {
+            let loaded = LoadedManifest(body: cached.body, document: document, url: cachedURL, contentType: cached.contentType, source: .cache)
+            switch document.cachedCopyUse {
+            case .servedAsIs:
+                return loaded
+            case .servedThenRevalidated:
                 context.counters.recordPlaylistWithoutOrigin()
                 PlaylistRevalidation(context: context, origin: origin, key: key, cachedBody: cached.body, headers: headers)
                     .startIfStale(validators: cached.validators)
                 return loaded
+            case .fetchedFresh:
+                break
             }
         }
         let fetched: PlaylistFetches.Result
@@ -67,32 +73,33 @@ struct PlaylistLoader {
             guard let cached else { throw error }
             context.counters.recordStale()
             context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
-            return Loaded(body: cached.body, playlist: PlaylistCache.parse(cached.body, url: cachedURL), url: cachedURL,
-                          contentType: cached.contentType, source: .stale)
+            return LoadedManifest(body: cached.body, document: Document.parse(cached.body, url: cachedURL), url: cachedURL,
+                                  contentType: cached.contentType, source: .stale)
         }
-        let playlist = PlaylistCache.parse(fetched.body, url: fetched.finalURL)
+        let document = Document.parse(fetched.body, url: fetched.finalURL)
         // A playlist the origin says not to store (or that varies by request) is fetched every time.
         let refusal = context.upstream.storageRefusal(fetched.head, key: key, origin: origin, headers: headers)
         if !directives.asksForDelta, refusal == nil {
             cache.save(fetched, key: key, replacing: cached?.body)
-            if playlist?.kind == .master {
+            if document?.cachedCopyUse == .servedThenRevalidated {
                 context.playlistFreshness.confirmed(key, lifetime: context.playlistFreshness.lifetime(of: fetched.head))
             }
         }
-        return Loaded(body: fetched.body, playlist: playlist, url: fetched.finalURL,
-                      contentType: fetched.head.metadata.contentType, source: .origin)
+        return LoadedManifest(body: fetched.body, document: document, url: fetched.finalURL,
+                              contentType: fetched.head.metadata.contentType, source: .origin)
     }
 
     /// A playlist a player asked for, loaded as every playlist response loads it: on the express
     /// lane, a stale copy when the origin fails, an origin failure as the response's error, and
     /// how the cache answered noted on `writer`.
-    static func loadForPlayer(
-        _ origin: OriginURL, directives: DeliveryDirectives, context: ProxyContext, headers: OriginHeaderFields, writer: ResponseWriter
-    ) async throws -> Loaded {
-        let loaded: Loaded
+    static func loadForPlayer<Document: ManifestDocument>(
+        _ origin: OriginURL, as kind: Document.Type = HLSPlaylist.self, directives: DeliveryDirectives, context: ProxyContext,
+        headers: OriginHeaderFields, writer: ResponseWriter
+    ) async throws -> LoadedManifest<Document> {
+        let loaded: LoadedManifest<Document>
         do {
             loaded = try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
-                .load(origin, directives: directives, allowsStale: true)
+                .load(origin, as: kind, directives: directives, allowsStale: true)
         } catch let error as UpstreamError {
             throw ProxyFailure(error)
         }

@@ -19,13 +19,12 @@ struct PlaylistResponder {
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
-        if loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) {
-            // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
-            let store = context.store
-            _ = try? store.claim(key: store.key(for: origin.string), range: whole)
-        }
+        Self.recordCacheUse(of: loaded, origin: origin, context: context)
+        var policy = HLSProxyRewritePolicy(endpoint: context.proxyEndpoint(for: request))
+        // Offline, a player must not pick or switch to a variant the cache cannot play.
+        await OfflineVariants(context: context).restrict(&policy, loaded: loaded, origin: origin)
         try await send(loaded.body, playlist: loaded.playlist, url: loaded.url, contentType: loaded.contentType,
-                       policy: HLSProxyRewritePolicy(endpoint: context.proxyEndpoint(for: request)), writer: writer)
+                       policy: policy, writer: writer)
     }
 
     /// Sends a playlist's bytes rewritten by `policy`, or, when they are not a playlist after
@@ -33,26 +32,43 @@ struct PlaylistResponder {
     func send(
         _ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, policy: HLSProxyRewritePolicy, writer: ResponseWriter
     ) async throws {
-        var headers = HTTPHeaders()
-        headers.add(name: "Cache-Control", value: "no-cache")
         guard let playlist, let base = HLSBaseURL(url) else {
+            var headers = HTTPHeaders()
+            headers.add(name: "Cache-Control", value: "no-cache")
             headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
             headers.add(name: "Content-Length", value: String(body.count))
             try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: body))
             return
         }
-        registerPlayerResources(of: playlist, base: base)
-        let rewritten = playlist.rewritten(base: base, policy: policy)
-        headers.add(name: "Content-Type", value: "application/vnd.apple.mpegurl")
+        registerPlayerResources(of: playlist, base: base, url: url)
+        try await Self.sendRewritten(playlist.rewritten(base: base, policy: policy), contentType: "application/vnd.apple.mpegurl",
+                                     context: context, writer: writer)
+    }
+
+    /// Sends a manifest rewritten for the proxy: never stored by the player's HTTP stack
+    /// (`no-cache`; the proxy decides when it changes), counted as served.
+    static func sendRewritten(_ rewritten: [UInt8], contentType: String, context: ProxyContext, writer: ResponseWriter) async throws {
+        var headers = HTTPHeaders()
+        headers.add(name: "Cache-Control", value: "no-cache")
+        headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: String(rewritten.count))
         context.counters.recordServed(UInt64(rewritten.count))
         try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: rewritten))
     }
 
+    /// A manifest answered from the cache counts a hit and marks its entry used.
+    static func recordCacheUse<Document>(of loaded: LoadedManifest<Document>, origin: OriginURL, context: ProxyContext) {
+        guard loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) else { return }
+        // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
+        let store = context.store
+        _ = try? store.claim(key: store.key(for: origin.string), range: whole)
+    }
+
     /// Init segments and keys take the express lane when the player asks for them, and the
     /// first segments of a VOD playlist are fetched as a start: a player that just loaded it
-    /// plays nothing before they are in.
-    private func registerPlayerResources(of playlist: HLSPlaylist, base: HLSBaseURL) {
+    /// plays nothing before they are in. Every segment of a VOD playlist goes on the player's
+    /// ``PlaybackTimeline``, which tells how urgent its later segments are.
+    private func registerPlayerResources(of playlist: HLSPlaylist, base: HLSBaseURL, url: String) {
         guard playlist.kind == .media else { return }
         let store = context.store
         func key(_ uri: String) -> String? {
@@ -67,11 +83,17 @@ struct PlaylistResponder {
         // which of them is its start cannot be told from the playlist, so live ones stay `ahead`.
         guard !playlist.isLive else { return }
         var seconds = 0.0
+        var timeline: [(segment: PlaybackTimeline.Segment, mediaStart: Double)] = []
         for segment in playlist.segments where !segment.gap {
-            guard seconds < Self.startSeconds else { break }
-            if let key = key(segment.uri) { context.startingSegments.register(key, range: range(segment.byteRange)) }
+            guard timeline.count < PlaybackTimeline.segmentsPerPresentation else { break }
+            if let key = key(segment.uri) {
+                let bytes = range(segment.byteRange)
+                if seconds < Self.startSeconds { context.startingSegments.register(key, range: bytes) }
+                timeline.append((PlaybackTimeline.Segment(key: key, range: bytes), seconds))
+            }
             seconds += max(0, segment.duration.value)
         }
+        context.playbackTimeline.register(store.key(for: url), segments: timeline)
     }
 
     /// How much media a player needs before it starts: ExoPlayer's default start buffer.

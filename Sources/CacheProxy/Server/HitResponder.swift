@@ -171,11 +171,14 @@ final class HitResponder {
     /// What a request target names, parsed once per distinct target of the connection.
     private func target(of uri: String) -> Target? {
         if let lastTarget, lastTarget.uri == uri { return lastTarget }
-        guard case .proxy(let origin, let directives)? = try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget),
-              directives.isEmpty
-        else { return nil }
+        let origin: OriginURL
+        switch try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget) {
+        case .proxy(let named, let directives)? where directives.isEmpty: origin = named
+        case .dash(let named)?: origin = named
+        default: return nil
+        }
         let target = Target(uri: uri, origin: origin.string, key: proxy.store.key(for: origin.string),
-                               isServable: proxy.allows(origin) && !PlaylistDetection.hasPlaylistExtension(origin))
+                               isServable: proxy.allows(origin) && !PlaylistDetection.hasManifestExtension(origin))
         lastTarget = target
         return target
     }

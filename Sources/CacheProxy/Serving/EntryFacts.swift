@@ -12,6 +12,8 @@ final class EntryFacts: Sendable {
     let lastModified: String?
     /// The headers of every byte response of this representation, lengths and ranges aside.
     let representationHeaders: HTTPHeaders
+    /// Whether the origin's content type names a manifest (an HLS playlist or a DASH MPD): one
+    /// is served rewritten, never as bytes.
     let isPlaylist: Bool
 
     convenience init(_ file: SparseFile?) {
@@ -30,7 +32,7 @@ final class EntryFacts: Sendable {
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
         if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         representationHeaders = headers
-        isPlaylist = metadata?.isPlaylist ?? false
+        isPlaylist = metadata.map { $0.isPlaylist || $0.isDASHManifest } ?? false
     }
 
     /// ``representationHeaders`` as the header lines of a response head (`Name: value` and CRLF

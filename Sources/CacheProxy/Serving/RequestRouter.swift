@@ -89,6 +89,8 @@ struct RequestRouter: Sendable {
         switch route {
         case .proxy(let origin, let directives), .sessionProxy(_, let origin, let directives):
             writer.origin = origin.appendingQuery(directives.query).string
+        case .dash(let origin):
+            writer.origin = origin.string
         default:
             break
         }
@@ -101,6 +103,8 @@ struct RequestRouter: Sendable {
             try await MetricsResponder(context: context).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
+        case .dash(let origin):
+            try await serve(origin, directives: DeliveryDirectives(), request: request, writer: writer)
         case .downloads:
             try await DownloadResponder(context: context).respondToCollection(request, body: body, writer: writer)
         case .download(let id):
@@ -122,19 +126,29 @@ struct RequestRouter: Sendable {
         }
     }
 
-    /// Serves an origin URL through the cache: as a playlist when its name or its origin's
-    /// content type says so, as bytes otherwise.
+    /// Serves an origin URL through the cache (from `/proxy?url=` or DASH's path form): as an
+    /// HLS playlist or a DASH MPD when its name or its origin's content type says so, as bytes
+    /// otherwise.
     private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         try context.checkAllowed([origin])
         let headers = context.configuration.forwardedFields(from: request.headers)
         let playlists = PlaylistResponder(context: context, headers: headers)
+        let manifests = DASHManifestResponder(context: context, headers: headers)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
+        if PlaylistDetection.hasDASHExtension(origin) {
+            try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
+            return
+        }
         let outcome = try await ByteResponder(context: context, headers: headers).respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
-            try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
+            if manifests.isManifest(origin) {
+                try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
+            } else {
+                try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
+            }
         }
     }
 }

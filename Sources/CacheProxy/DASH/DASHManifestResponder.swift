@@ -1,0 +1,58 @@
+import CacheProxyParsing
+import DASH
+import NIOHTTP1
+
+/// Serves DASH MPDs: fetched whole (express lane), stored raw, and served rewritten so that
+/// every URL a player requests (BaseURLs, templates, SegmentURLs, initialization and index
+/// ranges) comes back through the proxy in DASH's path form, `/dash/<origin prefix>/<rest>`,
+/// where `$Number$`-style templates stay literal for the player to expand.
+///
+/// The MPD is rewritten against the URL the player fetched it from (the path form, or
+/// `/proxy?url=...`, for which the rewriter adds an MPD-level `BaseURL`), so its relative
+/// references resolve through the proxy either way. An MPD that does not parse or cannot be
+/// rewritten is a 502 naming the error and where it is, never the origin's bytes: those would
+/// send the player to the origin (or, resolved against the proxy, nowhere).
+struct DASHManifestResponder {
+    let context: ProxyContext
+    /// The fields asked for the origin requests (a player's forwarded fields).
+    var headers = OriginHeaderFields()
+
+    /// Media types written on the rewritten MPD.
+    static let contentType = "application/dash+xml"
+
+    func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+        let loaded = try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, context: context,
+                                                            headers: headers, writer: writer)
+        PlaylistResponder.recordCacheUse(of: loaded, origin: origin, context: context)
+        let manifest = try loaded.document ?? Self.parseFailure(loaded.body)
+        let base = context.baseURL(for: request)
+        guard let manifestURL = DASHAbsoluteURL(loaded.url), let endpoint = DASHProxyEndpoint(base),
+              let servedURL = DASHAbsoluteURL(base + request.uri) else {
+            throw ProxyFailure(status: 502, "the proxy's address \(base) cannot serve DASH: its URLs need a base without a path")
+        }
+        let policy = DASHProxyRewritePolicy(endpoint: endpoint, servedManifestURL: servedURL)
+        let rewritten: [UInt8]
+        do {
+            rewritten = try manifest.rewritten(manifestURL: manifestURL, policy: policy)
+        } catch {
+            throw ProxyFailure(status: 502, "the MPD cannot be served through the proxy (\(error.code)): \(error)")
+        }
+        DASHPlayerResources(context: context).register(manifest, manifestURL: manifestURL)
+        try await PlaylistResponder.sendRewritten(rewritten, contentType: Self.contentType, context: context, writer: writer)
+    }
+
+    /// Whether the entry the byte path just found for `origin` is an MPD by its content type.
+    func isManifest(_ origin: OriginURL) -> Bool {
+        let key = context.upstream.entryKey(for: origin, headers: headers)
+        return context.store.reader(for: key).file?.metadata.isDASHManifest ?? false
+    }
+
+    /// The error of bytes that did not parse as an MPD, for the 502 that replaces them.
+    private static func parseFailure(_ body: [UInt8]) throws(ProxyFailure) -> DASHManifest {
+        do {
+            return try DASHManifest(parsing: body)
+        } catch {
+            throw ProxyFailure(status: 502, "the origin's MPD does not parse (\(error.code)): \(error)")
+        }
+    }
+}
