@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheProxy
 
 /// The `sparsecache` command line: inspect, verify and repair cache files, manage stores,
 /// work with HLS playlists and run the caching proxy.
@@ -16,6 +17,7 @@ struct SparseCacheCommand: AsyncParsableCommand {
         abstract: "Inspect, verify and repair SparseCache files, stores and HLS playlists.",
         discussion: overview + "\n\nExit status:\n"
             + CommandFailure.Code.documented.map { "  \($0.0.rawValue)  \($0.1)" }.joined(separator: "\n"),
+        version: "sparsecache \(CacheProxy.version)",
         subcommands: [
             FileCommand.self,
             InspectCommand.self,

@@ -35,7 +35,11 @@ enum DashboardPage {
     <body>
     <header><h1>SparseCache</h1><span id="summary">loading…</span><span id="problem" class="error"></span></header>
     <main>
-    <section><h2>Cache</h2><table id="cache"></table></section>
+    <section><h2>Cache</h2><table id="cache"></table>
+      <p id="hit-ratio-note" class="muted">The hit ratios count the cache's answers since the store was made, across restarts and
+      by every program that used it (sparsecache fetch too): a hit is a response served wholly from the cache, a miss one that
+      needed the origin; "of N" is hits plus misses. Traffic's requests are this proxy's since it started, every route
+      included (this page's own), so the two numbers differ.</p></section>
     <section><h2>Traffic</h2><table id="traffic"></table></section>
     <section><h2>Upstream lanes</h2><table id="lanes"></table></section>
     <section><h2>Circuit breakers</h2><table id="breakers"></table></section>
@@ -149,7 +153,7 @@ enum DashboardPage {
       fill("downloads", ["id", "state", "url", "resources", "segments", "fetched", "error"], downloads.map(download => [
         cell(download.id), cell(download.state), cell(download.url, "url"),
         cell(download.resourcesDone + " / " + download.resources, "num"), cell(download.segmentsDone + " / " + download.segments, "num"),
-        cell(bytes(download.bytes), "num"), cell(download.error, "error")]), "no downloads");
+        cell(bytes(download.bytes), "num"), cell(download.error, download.error ? "error" : "muted")]), "no downloads");
     }
 
     // A proxy that requires a control token gets it from the page's fragment (/#token=...),
@@ -157,6 +161,10 @@ enum DashboardPage {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     async function json(path) {
       const response = await fetch(path, { cache: "no-store", headers: token ? { Authorization: "Bearer " + token } : {} });
+      if (response.status === 401) {
+        throw new Error(token ? "the token in this page's address is not the proxy's --control-token"
+          : "this proxy has a control token: open this page as /#token=<the --control-token>");
+      }
       if (!response.ok) throw new Error(path + " answered " + response.status);
       return response.json();
     }

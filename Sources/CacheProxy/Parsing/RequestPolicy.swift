@@ -12,7 +12,8 @@
 ///    ``allowedOrigins`` have theirs approved. An origin is allowed when it is listed, or when
 ///    it is the proxy itself (the request's own `Host`).
 /// 3. **Control token**: with one configured, every control route needs
-///    `Authorization: Bearer TOKEN`, else `401`.
+///    `Authorization: Bearer TOKEN`, else `401`; but the dashboard page (`GET /`), which holds no
+///    data, so that a browser can open it.
 public struct RequestPolicy: Sendable {
     /// Names requests may use for the proxy besides its loopback names and addresses: the host
     /// of its public URL and those it was told to accept. One without a port matches any port.
@@ -124,8 +125,17 @@ public struct RequestPolicy: Sendable {
                 return .refuse(Refusal(status: 415, reason: "a request that changes the proxy's state must be Content-Type: application/json"))
             }
         }
+        // The dashboard page holds no data: its script reads /status and the other routes with the
+        // token it takes from the page's `#token=` fragment, which browsers never send. A browser
+        // cannot add the header to the page's own request, so the page itself needs no token.
+        if Self.isDashboardPage(request) { return .pass(corsOrigin: corsOrigin) }
         if let refusal = authorizationRefusal(request.authorization) { return .refuse(refusal) }
         return .pass(corsOrigin: corsOrigin)
+    }
+
+    /// `GET /` or `HEAD /` with no query: the dashboard's HTML.
+    static func isDashboardPage(_ request: Request) -> Bool {
+        (request.method == "GET" || request.method == "HEAD") && request.target == "/"
     }
 
     /// Whether a `Host` value names this proxy: the check the raw-bytes hit path makes (its

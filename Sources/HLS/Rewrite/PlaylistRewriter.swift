@@ -1,6 +1,6 @@
 /// One pass over the lines that copies the source and replaces only the bytes of URIs (and
 /// BANDWIDTH values) the policy changes; dropped variants lose their tag and URI line, dropped
-/// renditions their line.
+/// renditions their line, each with the blank lines right after it.
 ///
 /// Unchanged bytes are copied in runs as long as possible (`copied` marks where the pending run
 /// starts), and a relative reference against a plain base directory reuses the directory's
@@ -88,8 +88,8 @@ struct PlaylistRewriter: ~Copyable {
                     case .drop:
                         flush(upTo: line.lowerBound, source: source)
                         let last = line.tag == .streamInf ? Int(storage.variants[item].uriLine) : lineIndex - 1
-                        copied = lines[last].upperBound
-                        lineIndex = last + 1
+                        lineIndex = skippingBlankLines(after: last, lines)
+                        copied = lines[lineIndex - 1].upperBound
                     case .keep:
                         rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
                     case .keepWithBandwidth(let bandwidth):
@@ -97,7 +97,8 @@ struct PlaylistRewriter: ~Copyable {
                     }
                 case .tag where item >= 0 && line.tag == .media && !renditionKept(item):
                     flush(upTo: line.lowerBound, source: source)
-                    copied = line.upperBound
+                    lineIndex = skippingBlankLines(after: lineIndex - 1, lines)
+                    copied = lines[lineIndex - 1].upperBound
                 case .tag where item >= 0 || line.tag == .contentSteering:
                     rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
                 default:
@@ -126,6 +127,16 @@ struct PlaylistRewriter: ~Copyable {
         flush(upTo: Int(line.contentEnd), source: source)
         output.append(ASCII.at)
         output.append(Array(String(storage.segments[segment].byteRangeOffset).utf8))
+    }
+
+    /// The index of the first line after `last` that is not blank. A dropped variant or
+    /// rendition takes the blank lines that follow it along: writers such as ffmpeg separate
+    /// variants with a blank line, and keeping those would leave a run of blank lines where the
+    /// variants were, in place of the one separator the source had.
+    private func skippingBlankLines(after last: Int, _ lines: RecordArray<LineRecord>) -> Int {
+        var next = last + 1
+        while next < lines.count, lines[next].kind == .blank { next += 1 }
+        return next
     }
 
     /// Copies the pending run of unchanged source bytes up to `end`.

@@ -21,7 +21,7 @@ struct InspectStore {
         }
         var lines = [
             "store:   \(directory)",
-            "size:    \(ByteCountText.text(total)) of \(ByteCountText.text(maximum)), \(entries.count) entries",
+            "size:    \(ByteCountText.text(total)) of \(ByteCountText.text(maximum)), \(CountText.text(entries.count, "entry", plural: "entries"))",
         ]
         for (entry, _, ranges) in entries {
             let length = entry.contentLength.map(ByteCountText.text) ?? "?"

@@ -36,42 +36,57 @@ struct VerifyCommand: ParsableCommand {
     func run() throws(CommandFailure) {
         var worst = CommandFailure.Code(rawValue: 0)
         var checkedFiles = 0
-        for target in try expandedTargets() {
+        let (targets, searched) = try expandedTargets()
+        var searchedWithCacheFiles = Set<String>()
+        for target in targets {
             let outcome = verify(target.path, label: target.label, explicitlyNamed: target.explicit)
             if outcome == .usage && worst != .corrupt { worst = .usage }
             if outcome == .corrupt { worst = .corrupt }
-            if outcome != .init(rawValue: -1) { checkedFiles += 1 }
+            if outcome != .init(rawValue: -1) {
+                checkedFiles += 1
+                if let directory = target.searched { searchedWithCacheFiles.insert(directory) }
+            }
         }
-        if !quiet && checkedFiles != 1 {
+        // A folder that is neither a store nor holds a cache file is a mistake, not "0 files checked".
+        let mistaken = searched.filter { !searchedWithCacheFiles.contains($0) }
+        for directory in mistaken {
+            writeToStandardError("sparsecache: \(directory) is a directory but not a store, and holds no cache files; "
+                + "give a cache file, a store directory or [DIR] KEY\n")
+            if worst != .corrupt { worst = .usage }
+        }
+        if !quiet && checkedFiles != 1 && !(checkedFiles == 0 && !mistaken.isEmpty) {
             writeToStandardOutput("\(checkedFiles) files checked\n")
         }
         // Each problem was already reported on its own line.
         if worst.rawValue != 0 { throw CommandFailure(code: worst, message: "") }
     }
 
-    /// Every file to check, with the name to report it by: its key when it is a store entry.
-    private func expandedTargets() throws(CommandFailure) -> [(path: String, label: String, explicit: Bool)] {
-        var targets: [(String, String, Bool)] = []
+    /// Every file to check, with the name to report it by (its key when it is a store entry) and
+    /// the searched directory it was found in; and the directories searched.
+    private func expandedTargets() throws(CommandFailure) -> ([VerifyTarget], [String]) {
+        var targets: [VerifyTarget] = []
+        var searched: [String] = []
         for target in CacheFileTarget.resolve(paths, cacheDirectory: cacheDirectory) {
             switch target {
             case .file(let path):
-                targets.append((path, path, true))
+                targets.append(VerifyTarget(path: path, label: path, explicit: true))
             case .store(let directory):
-                targets += try StoreEntryLocation.find(in: directory, keys: nil).map { ($0.file, $0.key, true) }
+                targets += try StoreEntryLocation.find(in: directory, keys: nil).map { VerifyTarget(path: $0.file, label: $0.key, explicit: true) }
             case .entry(let store, let key):
-                targets += try StoreEntryLocation.find(in: store, keys: [key]).map { ($0.file, $0.key, true) }
+                targets += try StoreEntryLocation.find(in: store, keys: [key]).map { VerifyTarget(path: $0.file, label: $0.key, explicit: true) }
             case .directory(let path):
+                searched.append(path)
                 let files = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []).sorted()
                 for relative in files {
                     let full = path + "/" + relative
                     var childIsDirectory: ObjCBool = false
                     if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {
-                        targets.append((full, full, false))
+                        targets.append(VerifyTarget(path: full, label: full, explicit: false, searched: path))
                     }
                 }
             }
         }
-        return targets
+        return (targets, searched)
     }
 
     /// Verifies one file and prints its verdict; returns the exit code it calls for, or -1 for
@@ -104,6 +119,15 @@ struct VerifyCommand: ParsableCommand {
         writeToStandardOutput("CORRUPT  \(label): \(problems.joined(separator: "; "))\(label == path ? "" : " (file \(path))")\n")
         return .corrupt
     }
+}
+
+/// A file `verify` checks: its path, the name it is reported by, whether it was named (not found
+/// by searching), and the directory searched when it was found.
+struct VerifyTarget {
+    var path: String
+    var label: String
+    var explicit: Bool
+    var searched: String?
 }
 
 /// A progress line on standard error, shown only on a terminal and only for large inputs.

@@ -38,7 +38,26 @@ enum DefaultCacheDirectory {
         guard DirectoryCheck.isDirectory(path) else {
             throw CommandFailure(code: .failure, message: "the cache directory \(path) is a file; pass a directory with --cache-dir")
         }
+        try checkWritable(path)
         return created
+    }
+
+    /// Fails, saying why in words, when this process may not create files in the existing
+    /// directory `path` (its permissions, or a read-only file system): the store's own error
+    /// would name a lock file and a system call.
+    static func checkWritable(_ path: String) throws(CommandFailure) {
+        guard access(path, W_OK | X_OK) != 0 else { return }
+        let why = errno == EROFS ? "it is on a read-only file system" : "you may not write in it (\(ownerText(path)))"
+        throw CommandFailure(code: .failure, message: "cannot use the cache directory \(path): \(why); "
+            + "pass a directory you can write with --cache-dir")
+    }
+
+    /// Who owns `path` and its permission bits, as `ls -l` would show them: what to change.
+    private static func ownerText(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }
+        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "user \(info.st_uid)"
+        return "owned by \(owner), mode \(String(info.st_mode & 0o777, radix: 8))"
     }
 
     /// Why `mkdir` failed, in words: `/proc` answers "no such file" for a directory it cannot hold.

@@ -89,7 +89,7 @@ struct FetchCommand: AsyncParsableCommand {
         try? store.close()
         switch outcome {
         case .success(let report):
-            writeToStandardOutput("fetched \(url): \(report.resources) resources, \(report.segments) segments, \(report.bytesFetched) bytes from the origin\(pin ? ", pinned" : "")\n")
+            writeToStandardOutput("fetched \(url): \(CountText.text(report.resources, "resource")), \(CountText.text(report.segments, "segment")), \(CountText.text(report.bytesFetched, "byte")) from the origin\(pin ? ", pinned" : "")\n")
         case .failure(let failure as CommandFailure):
             throw failure
         case .failure(let error as DownloadError):

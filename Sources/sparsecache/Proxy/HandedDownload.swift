@@ -49,7 +49,7 @@ struct HandedDownload {
         }
         display.finish()
         let done = try outcome.get()
-        writeToStandardOutput("fetched \(request.url): \(done.resourcesDone) resources, \(done.segmentsDone) segments, \(done.bytes) bytes from the origin\(request.pin ? ", pinned" : "") (through the proxy at \(address))\n")
+        writeToStandardOutput("fetched \(request.url): \(CountText.text(done.resourcesDone, "resource")), \(CountText.text(done.segmentsDone, "segment")), \(CountText.text(done.bytes, "byte")) from the origin\(request.pin ? ", pinned" : "") (through the proxy at \(address))\n")
     }
 
     /// Polls the download until it ends, showing its progress.

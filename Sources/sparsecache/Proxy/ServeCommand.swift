@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The port to listen on (0 picks a free one).") var port = 9000
     @OptionGroup var cacheDirectory: CacheDirectoryOption
-    @Option(name: .customLong("max-size"), help: ArgumentHelp(
+    @Option(name: .customLong("max-size"), parsing: .unconditional, help: ArgumentHelp(
         "The cache size limit, at least 1 MiB (default: the store's, or 1GiB for a new one): \(SizeArgument.rule).", valueName: "size"),
             transform: SizeArgument.limit)
     var maxSize: SizeArgument?
@@ -132,6 +132,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
         }
+        if let maxSize, let warning = FreeSpaceWarning.text(limit: maxSize.bytes, directory: directory, cachedBytes: store.totalBytes) {
+            writeToStandardError("sparsecache: \(warning)\n")
+        }
         var configuration = CacheProxyConfiguration()
         configuration.host = host
         configuration.port = port
@@ -174,7 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let address = ProxyAddress(host: host, port: port)
         writeToStandardOutput("listening on \(address.base)\n")
-        writeToStandardOutput(ServeStartup.banner(address, store: store))
+        writeToStandardOutput(ServeStartup.banner(address, store: store, hasControlToken: controlToken != nil))
         var services = ServiceGroupConfiguration(
             services: [.init(service: proxy, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -9,11 +9,17 @@ enum ServeStartup {
 
     /// The lines after `listening on http://HOST:PORT` (which scripts parse, so it stays first
     /// and alone): the cache directory and its effective limit, the page, and how to play a URL.
-    static func banner(_ address: ProxyAddress, store: CacheStore) -> String {
-        """
+    /// With a control token, the page's address carries it in its fragment (never sent by the
+    /// browser; the page's script sends it with its requests); the token itself is not printed,
+    /// since standard output often ends up in a log.
+    static func banner(_ address: ProxyAddress, store: CacheStore, hasControlToken: Bool = false) -> String {
+        let dashboard = hasControlToken
+            ? "\(address.base)/#token=TOKEN (TOKEN: the --control-token; the browser never sends what follows #)"
+            : "\(address.base)/"
+        return """
         cache: \(store.directory), limit \(ByteCountText.text(store.maximumSize)) \
-        (\(store.entries.count) entries, \(ByteCountText.text(store.totalBytes)) used)
-        dashboard: \(address.base)/
+        (\(CountText.text(store.entries.count, "entry", plural: "entries")), \(ByteCountText.text(store.totalBytes)) used)
+        dashboard: \(dashboard)
         play a URL through it: \(address.proxyURL(for: exampleOrigin)) \
         (sparsecache url\(address.port == 9000 ? "" : " --port \(address.port)") URL prints it for yours)
 

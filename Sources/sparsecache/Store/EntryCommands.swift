@@ -4,16 +4,18 @@ import CacheStore
 /// `sparsecache evict [DIR] --to SIZE`.
 struct EvictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "evict", abstract: "Evict least-recently-used entries (expired first, never pinned) down to SIZE.")
+        commandName: "evict", abstract: "Evict least-recently-used entries (expired first, never pinned) down to SIZE.",
+        discussion: "Exits 1, saying how much they hold, when pinned entries (or entries being written) keep the store above SIZE.")
 
     @OptionGroup var store: StoreDirectoryArguments
     @Option(help: ArgumentHelp("The size to evict down to: \(SizeArgument.rule).", valueName: "size")) var to: SizeArgument
 
     func run() throws(CommandFailure) {
-        let report = try StoreOpening.withStore(store.path, readOnly: false) { store throws(CacheStoreError) in
-            try store.evict(toSize: to.bytes)
+        let (report, left) = try StoreOpening.withStore(store.path, readOnly: false) { store throws(CacheStoreError) in
+            (try store.evict(toSize: to.bytes), EvictionShortfall(store: store, target: to.bytes))
         }
         writeToStandardOutput("evicted \(report.removedKeys.count) entries, freed \(report.freedBytes) bytes\n")
+        if let left { throw left.failure }
     }
 }
 
@@ -72,7 +74,8 @@ struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a store with a size limit kept in the directory.")
 
     @OptionGroup var store: StoreDirectoryArguments
-    @Option(help: ArgumentHelp("The size limit, at least 1 MiB: \(SizeArgument.rule).", valueName: "size"), transform: SizeArgument.limit)
+    @Option(parsing: .unconditional, help: ArgumentHelp("The size limit, at least 1 MiB: \(SizeArgument.rule).", valueName: "size"),
+            transform: SizeArgument.limit)
     var maxSize: SizeArgument
 
     func run() throws(CommandFailure) {
@@ -80,6 +83,9 @@ struct CreateCommand: ParsableCommand {
             try CacheStore.create(at: store.path, maximumSize: maxSize.bytes)
         } catch {
             throw CommandFailure(code: .failure, message: error.message)
+        }
+        if let warning = FreeSpaceWarning.text(limit: maxSize.bytes, directory: store.path, cachedBytes: 0) {
+            writeToStandardError("sparsecache: \(warning)\n")
         }
     }
 }

@@ -2,42 +2,50 @@ import ArgumentParser
 import CacheStore
 import SparseFile
 
-/// `sparsecache get [DIR] KEY --range A-B`: prints the bytes, or exits 3 listing what is missing.
+/// `sparsecache get [DIR] KEY [--range A-B]`: prints the bytes (the whole entry without
+/// `--range`), or exits 3 listing what is missing, or saying that the range is past the end.
 /// When no other process holds the store, the read counts: a hit, and the entry moves up in the
 /// LRU order.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "get", abstract: "Print bytes A-B (inclusive) of a store entry; exit 3 if any is missing.",
-        usage: StoreEntryArguments.usage("get", "--range <range>"))
+        commandName: "get", abstract: "Print a store entry, or bytes A-B (inclusive) of it; exit 3 if any is missing.",
+        usage: StoreEntryArguments.usage("get", "[--range <range>]"),
+        discussion: "A range past the end of the entry is cut at the end, as in HTTP; one that starts past it "
+            + "exits 3, saying how long the entry is. Write a suffix range as --range=-N.")
 
     @OptionGroup var entry: StoreEntryArguments
-    @Option(help: "Inclusive byte positions, as in HTTP: A-B.") var range: InclusiveRangeArgument
+    @Option(help: "\(InclusiveRangeArgument.rule) (default: the whole entry).") var range: InclusiveRangeArgument?
 
     func run() throws(CommandFailure) {
         let key = entry.key
-        let bytes = try StoreOpening.withStore(entry.directory, .readWriteIfFree) { store throws(CacheStoreError) -> [UInt8] in
-            let missing = store.plan(key: key, range: range.range).missing
-            guard missing.isEmpty, let file = store.reader(for: key).file else {
-                let gaps = missing.isEmpty ? [range.range] : missing
-                throw CacheStoreError(.notCached, "\(key): missing " + gaps.map(\.description).joined(separator: ", "), missing: gaps)
+        let asked = range ?? .whole
+        var outcome: CommandFailure?
+        try StoreOpening.withStore(entry.directory, .readWriteIfFree) { store throws(CacheStoreError) in
+            guard let info = store.entry(for: key) else {
+                throw CacheStoreError(.notCached, "\(key): not cached (the store \(store.directory) has no entry for it)")
             }
-            do {
-                switch try file.read(range.range) {
-                case .bytes(let bytes):
-                    if store.isWritable {
-                        store.recordHit(key: key)
-                        store.reader(for: key).recordServed(UInt64(bytes.count))
-                    }
-                    return bytes
-                case .missing(let gaps):
-                    throw CacheStoreError(.notCached, "\(key): missing " + gaps.map(\.description).joined(separator: ", "), missing: gaps)
-                }
-            } catch let error as CacheStoreError {
-                throw error
+            let resolution = asked.resolved(length: info.contentLength)
+            if let failure = asked.failure(resolution, name: key) { throw CacheStoreError(.notCached, failure.message) }
+            guard case .bytes(let range?) = resolution else { return }
+            guard let file = store.reader(for: key).file else {
+                throw CacheStoreError(.notCached, "\(key): missing \(range)", missing: [range])
+            }
+            let missing = store.plan(key: key, range: range).missing
+            guard missing.isEmpty else {
+                throw CacheStoreError(.notCached, "\(key): missing " + missing.map(\.description).joined(separator: ", "), missing: missing)
+            }
+            do throws(CommandFailure) {
+                try RangeOutput(file: file, name: key).write(range)
             } catch {
-                throw CacheStoreError(.ioFailure, "\(error)")
+                // Closing the store still saves what it learnt; the failure is thrown after.
+                outcome = error
+                return
+            }
+            if store.isWritable {
+                store.recordHit(key: key)
+                store.reader(for: key).recordServed(range.length)
             }
         }
-        bytes.withUnsafeBytes { _ = writeAll($0, to: 1) }
+        if let outcome { throw outcome }
     }
 }

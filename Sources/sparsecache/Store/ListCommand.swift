@@ -24,16 +24,15 @@ struct ListCommand: ParsableCommand {
             return
         }
         let size = { (count: UInt64) in bytes ? String(count) : ByteCountText.text(count) }
-        var lines = ["CACHED      LENGTH      DISK        LAST ACCESS           PIN EXPIRES               KEY"]
+        var table = TextTable([("CACHED", .right), ("LENGTH", .right), ("DISK", .right), ("LAST ACCESS", .left),
+                               ("PIN", .left), ("EXPIRES", .left), ("KEY", .left)])
         for (entry, _) in entries {
-            let columns = [
-                pad(size(entry.cachedBytes), 11), pad(entry.contentLength.map(size) ?? "-", 11),
-                pad(size(entry.diskBytes), 11), pad(Self.iso8601(entry.lastAccess), 21), pad(entry.pinned ? "yes" : "-", 3),
-                pad(entry.expires.map(Self.iso8601) ?? "-", 21), entry.key,
-            ]
-            lines.append(columns.joined(separator: " "))
+            table.append([
+                size(entry.cachedBytes), entry.contentLength.map(size) ?? "-", size(entry.diskBytes), Self.iso8601(entry.lastAccess),
+                entry.pinned ? "yes" : "-", entry.expires.map(Self.iso8601) ?? "-", entry.key,
+            ])
         }
-        writeToStandardOutput(lines.joined(separator: "\n") + "\n")
+        writeToStandardOutput(table.rendered())
     }
 
     static func json(_ entry: EntryInfo, file: String) -> JSONValue {
@@ -55,9 +54,5 @@ struct ListCommand: ParsableCommand {
     static func iso8601(_ milliseconds: UInt64) -> String {
         let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         return date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }

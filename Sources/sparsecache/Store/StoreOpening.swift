@@ -15,6 +15,14 @@ enum StoreOpening {
         if access != .readWrite, !DirectoryCheck.isDirectory(directory) {
             throw CommandFailure(code: .failure, message: "no store at \(directory) (serve, fetch, put or create makes one); name another with --cache-dir")
         }
+        if access == .readWrite, DirectoryCheck.isDirectory(directory) {
+            try DefaultCacheDirectory.checkWritable(directory)
+        }
+        if access != .readWrite, !CacheFileTarget.isStore(directory) {
+            // Read-only, any folder would open as an empty store: an empty table that hides the mistake.
+            throw CommandFailure(code: .usage, message: "\(directory) is a directory but not a store (it has no entries folder "
+                + "and lock file); name a store directory, or the folder of serve's --cache-dir")
+        }
         do {
             switch access {
             case .readOnly:

@@ -8,7 +8,7 @@ struct SizeArgument: ExpressibleByArgument {
     var bytes: UInt64
 
     /// The rule, for the help of every option that takes a size.
-    static let rule = "bytes, or a number with a unit in any case: KB, MB, GB, TB are powers of 1000; K, M, G, T, KiB, MiB, GiB, TiB powers of 1024"
+    static let rule = "bytes, or a number with a unit in any case: KB, MB, GB, TB are powers of 1000; K, M, G, T, KiB, MiB, GiB, TiB powers of 1024 (Gb, Mb: bits, refused)"
 
     /// The smallest size limit a store takes: anything less is almost always a missing unit.
     static let minimumLimit: UInt64 = 1 << 20
@@ -23,6 +23,7 @@ struct SizeArgument: ExpressibleByArgument {
     init(bytes: UInt64) { self.bytes = bytes }
 
     init?(argument: String) {
+        guard (try? Self.refuseMisreadings(argument)) != nil else { return nil }
         let text = argument.lowercased().filter { !$0.isWhitespace }
         if let exact = UInt64(text) {
             bytes = exact
@@ -35,12 +36,34 @@ struct SizeArgument: ExpressibleByArgument {
         bytes = UInt64(value)
     }
 
+    /// Refuses, saying why, what must not be read as a size at all: a minus sign, or a unit
+    /// written as bits (`Gb`, `Mbit`: a lowercase `b` after a capital), which would otherwise be
+    /// read as bytes, 8 times the size meant.
+    static func refuseMisreadings(_ argument: String) throws(ValidationError) {
+        let text = argument.filter { !$0.isWhitespace }
+        if text.hasPrefix("-") {
+            throw ValidationError("a size cannot be negative; write e.g. 500MB or 2GiB")
+        }
+        let unit = text.drop { $0.isNumber || $0 == "." }
+        if unit.contains(where: \.isUppercase), unit.hasSuffix("b") || unit.lowercased().hasSuffix("bit") {
+            let number = text.prefix { $0.isNumber || $0 == "." }
+            let prefix = unit.first.map { String($0).uppercased() } ?? ""
+            throw ValidationError("\(text) reads as bits (a lowercase b); sizes are bytes: write \(number)\(prefix)B, or \(number)\(prefix)iB")
+        }
+    }
+
+    /// A size with a message for each way it can be wrong, for `@Option(transform:)`, whose
+    /// errors argument-parser prints after the option and the value.
+    static func checked(_ argument: String, example: String) throws(ValidationError) -> SizeArgument {
+        try refuseMisreadings(argument)
+        guard let size = SizeArgument(argument: argument) else { throw ValidationError("not a size; write e.g. \(example)") }
+        return size
+    }
+
     /// A store's size limit: a size of at least ``minimumLimit``. For `@Option(transform:)`,
     /// whose errors argument-parser prints after the option and the value.
     static func limit(_ argument: String) throws -> SizeArgument {
-        guard let size = SizeArgument(argument: argument) else {
-            throw ValidationError("not a size; write e.g. 500MB or 2GiB")
-        }
+        let size = try checked(argument, example: "500MB or 2GiB")
         guard size.bytes >= minimumLimit else {
             let plainNumber = UInt64(argument) != nil && size.bytes > 0
             throw ValidationError("a cache needs at least 1 MiB; " + (plainNumber
@@ -51,10 +74,7 @@ struct SizeArgument: ExpressibleByArgument {
 
     /// Any size, 0 included. For `@Option(transform:)`.
     static func any(_ argument: String) throws -> SizeArgument {
-        guard let size = SizeArgument(argument: argument) else {
-            throw ValidationError("not a size; write e.g. 32MiB, or 0")
-        }
-        return size
+        try checked(argument, example: "32MiB, or 0")
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
