@@ -37,16 +37,12 @@ public struct DownloadRequest: Sendable, Hashable {
         guard body.count <= Self.maximumBodyBytes else {
             throw ParseError(.tooLong, "a download request is limited to \(Self.maximumBodyBytes) bytes")
         }
-        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, what: "download request")
-        do {
-            url = try OriginURL(parsing: Array(decoded.url.utf8))
-        } catch {
-            throw ParseError(error.code, "\"url\": \(error.message)", field: "\"url\"")
-        }
+        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, schema: Self.schema)
+        url = try RequestBodyDecoding.originURL(decoded.url, field: "url")
         switch decoded.variant {
-        case nil, .name("highest"): variant = .highest
-        case .name("lowest"): variant = .lowest
-        case .bandwidth(let bitsPerSecond) where bitsPerSecond >= 1 && bitsPerSecond <= 1e15 && bitsPerSecond.rounded() == bitsPerSecond:
+        case nil, .text("highest"): variant = .highest
+        case .text("lowest"): variant = .lowest
+        case .number(let bitsPerSecond) where bitsPerSecond >= 1 && bitsPerSecond <= 1e15 && bitsPerSecond.rounded() == bitsPerSecond:
             variant = .closest(UInt64(bitsPerSecond))
         default:
             throw ParseError(.malformed, "\"variant\" must be \"lowest\", \"highest\" or a bandwidth in bits/s", field: "\"variant\"")
@@ -56,39 +52,20 @@ public struct DownloadRequest: Sendable, Hashable {
         headers = decoded.headers ?? OriginHeaderFields()
     }
 
+    /// Every member a download request may have, and what each must be.
+    static let schema = RequestBodySchema(what: "download request", members: [
+        "url": RequestBodySchema.Expected.url,
+        "variant": RequestBodySchema.Expected.variant,
+        "allVariants": "true or false",
+        "pin": "true or false",
+        "headers": RequestBodySchema.Expected.headers,
+    ], openObjects: ["headers"])
+
     private struct Body: Decodable {
         var url: String
-        var variant: Variant?
+        var variant: JSONScalar?
         var allVariants: Bool?
         var pin: Bool?
         var headers: OriginHeaderFields?
-
-        private enum CodingKeys: String, CodingKey, CaseIterable {
-            case url, variant, allVariants, pin, headers
-        }
-
-        init(from decoder: any Decoder) throws {
-            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            url = try container.decode(String.self, forKey: .url)
-            variant = try container.decodeIfPresent(Variant.self, forKey: .variant)
-            allVariants = try container.decodeIfPresent(Bool.self, forKey: .allVariants)
-            pin = try container.decodeIfPresent(Bool.self, forKey: .pin)
-            headers = try container.decodeIfPresent(OriginHeaderFields.self, forKey: .headers)
-        }
-    }
-
-    private enum Variant: Decodable {
-        case name(String)
-        case bandwidth(Double)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let name = try? container.decode(String.self) {
-                self = .name(name)
-            } else {
-                self = .bandwidth(try container.decode(Double.self))
-            }
-        }
     }
 }

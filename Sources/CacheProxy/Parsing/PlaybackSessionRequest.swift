@@ -84,17 +84,17 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         guard body.count <= limits.maximumBodyBytes else {
             throw ParseError(.tooLong, "a session request is limited to \(limits.maximumBodyBytes) bytes")
         }
-        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, what: "session request")
+        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, schema: Self.schema)
         switch (decoded.url, decoded.urls) {
         case (let url?, nil):
-            self.init(urls: [try Self.origin(url, field: "url")], isVirtual: false)
+            self.init(urls: [try RequestBodyDecoding.originURL(url, field: "url")], isVirtual: false)
         case (nil, let urls?):
             guard !urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty", field: "\"urls\"") }
             guard urls.count <= limits.maximumURLs else {
                 throw ParseError(.tooLong, "\"urls\" lists more than \(limits.maximumURLs) presentations", field: "\"urls\"")
             }
             var origins: [OriginURL] = []
-            for (index, url) in urls.enumerated() { origins.append(try Self.origin(url, field: "urls[\(index)]")) }
+            for (index, url) in urls.enumerated() { origins.append(try RequestBodyDecoding.originURL(url, field: "urls[\(index)]")) }
             self.init(urls: origins, isVirtual: true)
         case (nil, nil):
             throw ParseError(.missing, "give \"url\" (a presentation) or \"urls\" (a virtual playlist)", field: "\"url\"")
@@ -110,19 +110,11 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         if let seconds = decoded.idleTimeout { idleTimeout = try Self.duration(seconds, field: "idleTimeout", limits: limits) }
         hideUntilBuffered = decoded.hideUntilBuffered ?? false
         headers = decoded.headers ?? OriginHeaderFields()
-        if let head = decoded.headSegments {
+        if let head = decoded.headSegments?.value {
             guard head >= 1, head <= limits.maximumSegments else {
                 throw ParseError(.malformed, "\"headSegments\" must be 1 to \(limits.maximumSegments)", field: "\"headSegments\"")
             }
             headSegments = head
-        }
-    }
-
-    private static func origin(_ text: String, field: String) throws(ParseError) -> OriginURL {
-        do {
-            return try OriginURL(parsing: Array(text.utf8))
-        } catch {
-            throw ParseError(error.code, "\"\(field)\": \(error.message)", field: "\"\(field)\"")
         }
     }
 
@@ -155,7 +147,7 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
     }
 
     private static func amount(_ value: AmountBody, field: String, limits: Limits) throws(ParseError) -> Amount {
-        switch (value.seconds, value.segments) {
+        switch (value.seconds, value.segments?.value) {
         case (let seconds?, nil):
             guard seconds.isFinite, seconds > 0, seconds <= limits.maximumSeconds else {
                 throw ParseError(.malformed, "\"\(field).seconds\" must be above 0 and at most \(Int(limits.maximumSeconds))", field: "\"\(field).seconds\"")
@@ -171,6 +163,27 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         }
     }
 
+    /// Every member a session request may have, and what each must be.
+    static let schema = RequestBodySchema(what: "session request", members: [
+        "url": RequestBodySchema.Expected.url,
+        "urls": "an array of URL strings",
+        "urls[]": RequestBodySchema.Expected.url,
+        "quality": RequestBodySchema.Expected.quality,
+        "maxBandwidth": "a whole number of bits/s above 0",
+        "bandwidth": "a whole number of bits/s above 0",
+        "bufferAhead": RequestBodySchema.Expected.amount,
+        "bufferAhead.seconds": "a number of seconds",
+        "bufferAhead.segments": "a whole number of segments",
+        "startBuffer": RequestBodySchema.Expected.amount,
+        "startBuffer.seconds": "a number of seconds",
+        "startBuffer.segments": "a whole number of segments",
+        "startTimeout": "a number of seconds",
+        "hideUntilBuffered": "true or false",
+        "headSegments": "a whole number of segments",
+        "idleTimeout": "a number of seconds",
+        "headers": RequestBodySchema.Expected.headers,
+    ], openObjects: ["headers"])
+
     private struct Body: Decodable {
         var url: String?
         var urls: [String]?
@@ -181,61 +194,13 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         var startBuffer: AmountBody?
         var startTimeout: Double?
         var hideUntilBuffered: Bool?
-        var headSegments: Int?
+        var headSegments: JSONWholeNumber?
         var idleTimeout: Double?
         var headers: OriginHeaderFields?
-
-        private enum CodingKeys: String, CodingKey, CaseIterable {
-            case url, urls, quality, maxBandwidth, bandwidth, bufferAhead, startBuffer, startTimeout, hideUntilBuffered, headSegments
-            case idleTimeout, headers
-        }
-
-        init(from decoder: any Decoder) throws {
-            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            url = try container.decodeIfPresent(String.self, forKey: .url)
-            urls = try container.decodeIfPresent([String].self, forKey: .urls)
-            quality = try container.decodeIfPresent(JSONScalar.self, forKey: .quality)
-            maxBandwidth = try container.decodeIfPresent(Double.self, forKey: .maxBandwidth)
-            bandwidth = try container.decodeIfPresent(Double.self, forKey: .bandwidth)
-            bufferAhead = try container.decodeIfPresent(AmountBody.self, forKey: .bufferAhead)
-            startBuffer = try container.decodeIfPresent(AmountBody.self, forKey: .startBuffer)
-            startTimeout = try container.decodeIfPresent(Double.self, forKey: .startTimeout)
-            hideUntilBuffered = try container.decodeIfPresent(Bool.self, forKey: .hideUntilBuffered)
-            headSegments = try container.decodeIfPresent(Int.self, forKey: .headSegments)
-            idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout)
-            headers = try container.decodeIfPresent(OriginHeaderFields.self, forKey: .headers)
-        }
     }
 
     private struct AmountBody: Decodable {
         var seconds: Double?
-        var segments: Int?
-
-        private enum CodingKeys: String, CodingKey, CaseIterable {
-            case seconds, segments
-        }
-
-        init(from decoder: any Decoder) throws {
-            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            seconds = try container.decodeIfPresent(Double.self, forKey: .seconds)
-            segments = try container.decodeIfPresent(Int.self, forKey: .segments)
-        }
-    }
-
-    /// A JSON string or number.
-    private enum JSONScalar: Decodable {
-        case text(String)
-        case number(Double)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                self = .text(text)
-            } else {
-                self = .number(try container.decode(Double.self))
-            }
-        }
+        var segments: JSONWholeNumber?
     }
 }

@@ -71,16 +71,16 @@ public struct PrefetchRequest: Sendable, Hashable {
         guard body.count <= limits.maximumBodyBytes else {
             throw ParseError(.tooLong, "a prefetch request is limited to \(limits.maximumBodyBytes) bytes")
         }
-        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, what: "prefetch request")
-        guard !decoded.urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty") }
+        let decoded = try RequestBodyDecoding.decode(Body.self, from: body, schema: Self.schema)
+        guard !decoded.urls.isEmpty else { throw ParseError(.missing, "\"urls\" is empty", field: "\"urls\"") }
         guard decoded.urls.count <= limits.maximumURLs else {
-            throw ParseError(.tooLong, "more than \(limits.maximumURLs) urls")
+            throw ParseError(.tooLong, "more than \(limits.maximumURLs) urls", field: "\"urls\"")
         }
         var urls: [OriginURL] = []
         var headers: [OriginHeaderFields] = []
         let listHeaders = decoded.headers ?? OriginHeaderFields()
         for (index, item) in decoded.urls.enumerated() {
-            urls.append(try OriginURL(parsing: Array(item.url.utf8)))
+            urls.append(try RequestBodyDecoding.originURL(item.url, field: item.isObject ? "urls[\(index)].url" : "urls[\(index)]"))
             guard let own = item.headers else {
                 headers.append(listHeaders)
                 continue
@@ -92,40 +92,54 @@ public struct PrefetchRequest: Sendable, Hashable {
         self.headers = headers
         let budgets = [decoded.seconds != nil, decoded.segments != nil, decoded.bytes != nil].filter { $0 }.count
         guard budgets == 1 else {
-            throw ParseError(budgets == 0 ? .missing : .malformed, "give exactly one of \"seconds\", \"segments\" or \"bytes\"")
+            throw ParseError(budgets == 0 ? .missing : .malformed, "give exactly one of \"seconds\", \"segments\" or \"bytes\"", field: "\"seconds\"")
         }
         if let seconds = decoded.seconds {
             guard seconds.isFinite, seconds > 0, seconds <= limits.maximumSeconds else {
-                throw ParseError(.malformed, "\"seconds\" must be above 0 and at most \(limits.maximumSeconds)")
+                throw ParseError(.malformed, "\"seconds\" must be above 0 and at most \(limits.maximumSeconds)", field: "\"seconds\"")
             }
             budget = .seconds(seconds)
-        } else if let segments = decoded.segments {
+        } else if let segments = decoded.segments?.value {
             guard segments > 0, segments <= limits.maximumSegments else {
-                throw ParseError(.malformed, "\"segments\" must be 1 to \(limits.maximumSegments)")
+                throw ParseError(.malformed, "\"segments\" must be 1 to \(limits.maximumSegments)", field: "\"segments\"")
             }
             budget = .segments(segments)
         } else {
-            let bytes = decoded.bytes ?? 0
+            let bytes = UInt64(clamping: decoded.bytes?.value ?? 0)
             guard bytes > 0, bytes <= limits.maximumBytes else {
-                throw ParseError(.malformed, "\"bytes\" must be 1 to \(limits.maximumBytes)")
+                throw ParseError(.malformed, "\"bytes\" must be 1 to \(limits.maximumBytes)", field: "\"bytes\"")
             }
             budget = .bytes(bytes)
         }
         self.urls = urls
         switch decoded.variant {
-        case nil, .name("lowest"): variant = .lowest
-        case .name("highest"): variant = .highest
-        case .bandwidth(let bitsPerSecond) where bitsPerSecond > 0: variant = .closest(bitsPerSecond)
-        default: throw ParseError(.malformed, "\"variant\" must be \"lowest\", \"highest\" or a bandwidth in bits/s")
+        case nil, .text("lowest"): variant = .lowest
+        case .text("highest"): variant = .highest
+        case .number(let bitsPerSecond) where bitsPerSecond >= 1 && bitsPerSecond <= 1e15 && bitsPerSecond.rounded() == bitsPerSecond:
+            variant = .closest(UInt64(bitsPerSecond))
+        default: throw ParseError(.malformed, "\"variant\" must be \"lowest\", \"highest\" or a bandwidth in bits/s", field: "\"variant\"")
         }
     }
+
+    /// Every member a prefetch request may have, and what each must be.
+    static let schema = RequestBodySchema(what: "prefetch request", members: [
+        "urls": #"an array of URL strings or {"url": "...", "headers": {...}} objects"#,
+        "urls[]": #"a URL string or {"url": "...", "headers": {...}}"#,
+        "urls[].url": RequestBodySchema.Expected.url,
+        "urls[].headers": RequestBodySchema.Expected.headers,
+        "seconds": "a number of seconds",
+        "segments": "a whole number of segments",
+        "bytes": "a whole number of bytes",
+        "variant": RequestBodySchema.Expected.variant,
+        "headers": RequestBodySchema.Expected.headers,
+    ], openObjects: ["headers", "urls[].headers"])
 
     private struct Body: Decodable {
         var urls: [Item]
         var seconds: Double?
-        var segments: Int?
-        var bytes: UInt64?
-        var variant: Variant?
+        var segments: JSONWholeNumber?
+        var bytes: JSONWholeNumber?
+        var variant: JSONScalar?
         var headers: OriginHeaderFields?
     }
 
@@ -133,8 +147,10 @@ public struct PrefetchRequest: Sendable, Hashable {
     private struct Item: Decodable {
         var url: String
         var headers: OriginHeaderFields?
+        /// Whether the item was given as an object (errors about its URL name `urls[N].url`).
+        var isObject = false
 
-        private enum CodingKeys: String, CodingKey, CaseIterable {
+        private enum CodingKeys: String, CodingKey {
             case url, headers
         }
 
@@ -143,24 +159,10 @@ public struct PrefetchRequest: Sendable, Hashable {
                 self.url = url
                 return
             }
-            try AnyCodingKey.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)))
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            isObject = true
             url = try container.decode(String.self, forKey: .url)
             headers = try container.decodeIfPresent(OriginHeaderFields.self, forKey: .headers)
-        }
-    }
-
-    private enum Variant: Decodable {
-        case name(String)
-        case bandwidth(UInt64)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let name = try? container.decode(String.self) {
-                self = .name(name)
-            } else {
-                self = .bandwidth(try container.decode(UInt64.self))
-            }
         }
     }
 }
