@@ -39,13 +39,14 @@ import Testing
         #expect(try Self.originRequests(of: manifest, servedAt: served) == (try Self.requests(of: manifest)))
     }
 
-    @Test func servedThroughTheQueryFormTheMPDGetsAProxiedBaseURLAndKeepsItsTemplates() throws {
+    @Test func servedThroughTheQueryFormTheMPDGetsAProxiedBaseURLOfItsDirectoryAndKeepsItsTemplates() throws {
         let manifest = try Fixtures.manifest("ffmpeg/template-timeline.mpd")
         var policy = Self.policy
         let served = try #require(DASHAbsoluteURL("http://127.0.0.1:8080/proxy?url=https%3A%2F%2Forigin.example%2Fvideo%2Fmanifest.mpd"))
         policy.servedManifestURL = served
         let rewritten = try DASHManifest(parsing: try manifest.rewritten(manifestURL: Fixtures.manifestURL, policy: policy))
-        #expect(rewritten.baseURLs.map(\.url) == ["http://127.0.0.1:8080/dash/https%3A%2F%2Forigin.example%2Fvideo%2F/manifest.mpd"])
+        // The directory: players that join BaseURLs by appending (ffmpeg) need one.
+        #expect(rewritten.baseURLs.map(\.url) == ["http://127.0.0.1:8080/dash/https%3A%2F%2Forigin.example%2Fvideo%2F/"])
         #expect(rewritten.bytes.count == manifest.bytes.count + rewritten.baseURLs[0].url.utf8.count + "<BaseURL></BaseURL>".utf8.count)
         guard case .template(let template) = rewritten.representations[0].segmentInformation else {
             Issue.record("not a template")
@@ -53,6 +54,37 @@ import Testing
         }
         #expect(template.media == "chunk-stream$RepresentationID$-$Number%05d$.m4s")
         #expect(try Self.originRequests(of: rewritten, servedAt: served) == (try Self.requests(of: manifest)))
+    }
+
+    @Test(arguments: [
+        ("a SegmentBase without a BaseURL", #"<SegmentBase indexRange="900-999"><Initialization range="0-899"/></SegmentBase>"#),
+        ("a SegmentURL without @media", #"<SegmentList duration="2"><SegmentURL mediaRange="0-99"/></SegmentList>"#),
+        ("no segment information", ""),
+    ])
+    func servedThroughTheQueryFormAnMPDNamingItselfImplicitlyGetsItsOwnPathForm(_ name: String, _ segmentInformation: String) throws {
+        let manifest = try DASHManifest(parsing: """
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" \
+            mediaPresentationDuration="PT2S" minBufferTime="PT2S"><Period><AdaptationSet mimeType="video/mp4">\
+            <Representation id="0" bandwidth="1">\(segmentInformation)</Representation></AdaptationSet></Period></MPD>
+            """)
+        var policy = Self.policy
+        let served = try #require(DASHAbsoluteURL("http://127.0.0.1:8080/proxy?url=https%3A%2F%2Forigin.example%2Fvideo%2Fmanifest.mpd"))
+        policy.servedManifestURL = served
+        let rewritten = try DASHManifest(parsing: try manifest.rewritten(manifestURL: Fixtures.manifestURL, policy: policy))
+        #expect(rewritten.baseURLs.map(\.url) == ["http://127.0.0.1:8080/dash/https%3A%2F%2Forigin.example%2Fvideo%2F/manifest.mpd"], "\(name)")
+        // The requests a player makes (its SegmentBase's index aside, which needs the sidx) map back to the origin's.
+        func requests(_ manifest: DASHManifest, at base: DASHAbsoluteURL) throws -> [String] {
+            let representation = try #require(manifest.representations.first)
+            var urls = [try representation.initializationRequest(manifestURL: base), representation.indexRequest(manifestURL: base)]
+                .compactMap { $0?.url }
+            if case .base? = representation.segmentInformation {} else {
+                urls += try representation.segmentRequests(manifestURL: base).map(\.url)
+            }
+            return urls
+        }
+        let origin = try requests(manifest, at: Fixtures.manifestURL)
+        #expect(!origin.isEmpty)
+        #expect(try requests(rewritten, at: served).map { Self.endpoint.originURL(for: $0) } == origin, "\(name)")
     }
 
     @Test func absoluteAndClimbingReferencesAreRewrittenAndEverythingElseIsKept() throws {

@@ -7,11 +7,14 @@ import NIOHTTP1
 /// ranges) comes back through the proxy in DASH's path form, `/dash/<origin prefix>/<rest>`,
 /// where `$Number$`-style templates stay literal for the player to expand.
 ///
-/// The MPD is rewritten against the URL the player fetched it from (the path form, or
-/// `/proxy?url=...`, for which the rewriter adds an MPD-level `BaseURL`), so its relative
-/// references resolve through the proxy either way. An MPD that does not parse or cannot be
-/// rewritten is a 502 naming the error and where it is, never the origin's bytes: those would
-/// send the player to the origin (or, resolved against the proxy, nowhere).
+/// The MPD is rewritten against the URL the player fetched it from. At its path form its
+/// relative references already resolve through the proxy and stay as written; at
+/// `/proxy?url=...` (where ffmpeg resolved them against `/proxy` and stopped: issue 36) it gets
+/// an MPD-level `BaseURL` naming the path form of its directory. The MPD is served there, not
+/// redirected to its path form: ffmpeg 5.1 resolves against the URL it asked for, not the one
+/// a redirect gave. An MPD that does not parse or cannot be rewritten is a 502 naming the error
+/// and where it is, never the origin's bytes: those would send the player to the origin (or,
+/// resolved against the proxy, nowhere).
 struct DASHManifestResponder {
     let context: ProxyContext
     /// The fields asked for the origin requests (a player's forwarded fields).

@@ -10,15 +10,19 @@ struct ManifestRewriter {
     let document: XMLDocument
     let policy: DASHProxyRewritePolicy
     let rootPair: BasePair
+    /// Whether a BaseURL inserted for an MPD served elsewhere must name the MPD itself, not its
+    /// directory (``DASHManifest/hasImplicitReferenceToItsOwnURL``).
+    let insertsManifestURL: Bool
     private var edits: [(range: Range<Int>, replacement: [UInt8])] = []
     /// The effective bases of each level element (MPD, Period, AdaptationSet, Representation).
     private var levelPairs: [Int32: BasePair] = [:]
     /// Removed byte ranges, sorted and disjoint (each is one element and the space before it).
     private var removed: [Range<Int>] = []
 
-    init(document: XMLDocument, policy: DASHProxyRewritePolicy, manifestURL: DASHAbsoluteURL) {
+    init(document: XMLDocument, policy: DASHProxyRewritePolicy, manifestURL: DASHAbsoluteURL, insertsManifestURL: Bool = true) {
         self.document = document
         self.policy = policy
+        self.insertsManifestURL = insertsManifestURL
         let served = policy.servedManifestURL
             ?? policy.endpoint.url(for: manifestURL.string).flatMap(DASHAbsoluteURL.init)
             ?? manifestURL
@@ -126,13 +130,16 @@ struct ManifestRewriter {
     /// References left implicit (a SegmentURL without @media, an Initialization without
     /// @sourceURL, a SegmentBase without a BaseURL) are the base itself: served from a URL that is
     /// not the MPD's path form, with no MPD-level BaseURL to rewrite, they would point at the
-    /// served URL. Then a `BaseURL` holding the MPD's path form is inserted first in the MPD,
-    /// and every relative reference below it resolves through the proxy as written.
+    /// served URL. Then a `BaseURL` holding the path form of the MPD's directory (or, when a
+    /// reference names the MPD's own URL implicitly, of the MPD) is inserted first in the MPD,
+    /// and every relative reference below it resolves through the proxy as written; one that
+    /// resolves differently against the directory (empty, or only a query) is made absolute.
     private mutating func insertBaseURLIfServedElsewhere() -> BasePair? {
         let root = document.elements[0]
+        let base = insertsManifestURL ? rootPair.origin : rootPair.origin.resolving(".")
         guard document.firstChild(of: 0, kind: .baseURL) == nil, !root.isEmptyElementTag,
               policy.endpoint.originURL(for: rootPair.served.string) != DASHProxyEndpoint.normalized(rootPair.origin.string),
-              let pathForm = policy.endpoint.url(for: rootPair.origin.string), let served = DASHAbsoluteURL(pathForm)
+              let pathForm = policy.endpoint.url(for: base.string), let served = DASHAbsoluteURL(pathForm)
         else { return nil }
         let prefix = document.bytes[Int(root.start + 1)..<Int(root.localNameStart)]
         var element: [UInt8] = Array("<".utf8) + prefix + Array("BaseURL>".utf8)
@@ -298,7 +305,9 @@ extension DASHManifest {
     /// - Throws: ``DASHRewriteError`` for a remote (`xlink:href`) element, a URL with no path
     ///   form, or an inherited reference that resolves differently per Representation.
     public func rewritten(manifestURL: DASHAbsoluteURL, policy: DASHProxyRewritePolicy) throws(DASHRewriteError) -> [UInt8] {
-        var rewriter = ManifestRewriter(document: document, policy: policy, manifestURL: manifestURL)
+        // Only an MPD served elsewhere may get a BaseURL, so only it needs the look at every Representation.
+        let insertsManifestURL = policy.servedManifestURL == nil || hasImplicitReferenceToItsOwnURL
+        var rewriter = ManifestRewriter(document: document, policy: policy, manifestURL: manifestURL, insertsManifestURL: insertsManifestURL)
         return try rewriter.rewrite()
     }
 }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import DASH
 import Testing
 
@@ -11,18 +12,23 @@ struct DASHTestPlayer {
     struct Play {
         /// The MPD as served.
         var manifest: [UInt8]
+        /// The URL the MPD came from, after redirects: what its references resolve against.
+        var manifestURL: String
         /// Every request made after the MPD's: URL, byte range, and the bytes received.
         var fetched: [(url: String, range: DASHByteRange?, body: [UInt8])]
     }
 
-    /// Plays the MPD at `url` (a proxy URL) whole.
+    /// Plays the MPD at `url` (a proxy URL) whole, following redirects as players do.
     func play(_ url: String) async throws -> Play {
-        let response = try await harness.fetch(url)
-        try #require(response.status == 200, "the MPD was answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+        let response = try await harness.client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        var body: [UInt8] = []
+        for try await chunk in response.body { body.append(contentsOf: chunk.readableBytesView) }
+        try #require(response.status == .ok, "the MPD was answered \(response.status): \(String(decoding: body, as: UTF8.self))")
         #expect(response.headers.first(name: "content-type") == DASHTestPresentation.mpdType)
-        let manifest = try DASHManifest(parsing: response.body)
-        let served = try #require(DASHAbsoluteURL(url))
-        var play = Play(manifest: response.body, fetched: [])
+        let manifest = try DASHManifest(parsing: body)
+        let manifestURL = try #require(response.url?.absoluteString)
+        let served = try #require(DASHAbsoluteURL(manifestURL))
+        var play = Play(manifest: body, manifestURL: manifestURL, fetched: [])
         for representation in manifest.representations {
             if let initialization = try representation.initializationRequest(manifestURL: served) {
                 play.fetched.append(try await fetch(initialization))

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# End to end: DASH through `sparsecache serve` (issue 36). ffmpeg makes three DASH presentations
+# of one 6 s source (SegmentTemplate with a SegmentTimeline, SegmentTemplate with $Number$, and a
+# single file per Representation addressed by byte ranges); nginx serves them on 127.0.0.1.
+# Each is played by ffmpeg (its dash demuxer) and by GStreamer's dashdemux (when installed):
+# directly from nginx, through the proxy (ffmpeg at /proxy?url=..., the URL issue 36 failed with;
+# GStreamer at the path form /dash/...), and through the proxy again with nginx stopped. Every
+# play must decode the same video frames and audio as the player's direct play (ffmpeg: framemd5
+# of decoded frames; GStreamer: checksumsink's per-frame SHA-1 and the decoded audio), and
+# nginx's log must show that the proxy fetched no byte of any file twice.
+# Ends with "N passed, M failed". Exit 77 only when ffmpeg or ffprobe is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Benchmarks/proxy/common.sh
+
+require_media_tools e2e-dash
+if ! command -v ffprobe >/dev/null 2>&1; then
+    echo "e2e-dash: SKIPPED: ffprobe is not installed and could not be installed" >&2
+    exit "$SKIPPED_STATUS"
+fi
+gstreamer=no
+if command -v gst-launch-1.0 >/dev/null 2>&1 && gst-inspect-1.0 dashdemux >/dev/null 2>&1; then gstreamer=yes; fi
+
+build_sparsecache debug
+binary=$BINARY
+use_scratch_directory
+work=$WORK
+
+echo "== making the presentations" >&2
+source=(-f lavfi -i testsrc=duration=6:size=320x240:rate=25 -f lavfi -i sine=frequency=440:duration=6)
+encode=(-map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 25 -pix_fmt yuv420p -c:a aac -b:a 64k -shortest -f dash -seg_duration 2)
+declare -A layout=(
+    [timeline]="-use_template 1 -use_timeline 1"
+    [number]="-use_template 1 -use_timeline 0"
+    [single]="-single_file 1"
+)
+presentations=(timeline number single)
+for name in "${presentations[@]}"; do
+    mkdir -p "$work/www/direct/$name"
+    # shellcheck disable=SC2086 # the layout's options are words
+    (cd "$work/www/direct/$name" && ffmpeg -nostdin -loglevel error -y "${source[@]}" "${encode[@]}" ${layout[$name]} manifest.mpd)
+done
+# The proxy plays its own copy, so that nginx's log tells its requests from the direct plays'.
+cp -r "$work/www/direct" "$work/www/proxied"
+
+origin_port=$(free_port)
+origin="http://127.0.0.1:$origin_port"
+NGINX_ACCESS_LOG="$work/nginx-access.log" start_nginx "$work/www" "$origin_port" "$work/nginx"
+start_proxy "$binary" "$work/cache" 2>"$work/proxy.log"
+proxy="http://127.0.0.1:$PROXY_PORT"
+query_form() { "$binary" url --port "$PROXY_PORT" "$1"; }
+path_form() {  # the DASH path form: /dash/<percent-encoded directory>/<file>
+    echo "$proxy/dash/$(urlencode "${1%/*}/")/${1##*/}"
+}
+
+passed=0 failed=0
+pass() { passed=$((passed + 1)); echo "e2e-dash: ok: $1" >&2; }
+fail() { failed=$((failed + 1)); echo "e2e-dash: FAIL: $1" >&2; }
+
+# What a player decoded: $work/NAME.video (a checksum per decoded video frame, in order) and
+# $work/NAME.audio (a checksum of the decoded audio).
+ffmpeg_decode() {  # ffmpeg_decode URL NAME
+    timeout 60 ffmpeg -nostdin -v error -i "$1" -map 0:v:0 -f framemd5 "$work/$2.framemd5" -map 0:a:0 -f md5 "$work/$2.audio" \
+        2>"$work/$2.log" || return 1
+    grep -v '^#' "$work/$2.framemd5" | awk -F, '{print $NF}' >"$work/$2.video"
+}
+gstreamer_decode() {  # gstreamer_decode URL NAME
+    timeout 60 gst-launch-1.0 -q uridecodebin uri="$1" name=d \
+        d. ! video/x-raw ! queue ! videoconvert ! checksumsink sync=false \
+        d. ! audio/x-raw ! queue ! audioconvert ! audio/x-raw,format=S16LE ! filesink sync=false location="$work/$2.pcm" \
+        >"$work/$2.video" 2>"$work/$2.log" || return 1
+    md5sum <"$work/$2.pcm" >"$work/$2.audio"
+}
+
+# compared PLAYER PRESENTATION LABEL URL: PLAYER's decode of URL equals its direct play.
+compared() {
+    local player=$1 name=$2 label=$3 url=$4 frames
+    if ! "${player}_decode" "$url" "$player-$name-$label"; then
+        fail "$player $name $label: the player failed ($(tail -1 "$work/$player-$name-$label.log" 2>/dev/null))"
+        return
+    fi
+    frames=$(wc -l <"$work/$player-$name-$label.video")
+    if [ "$frames" -lt 100 ]; then
+        fail "$player $name $label: decoded $frames video frames (150 expected)"
+    elif ! cmp -s "$work/$player-$name-direct.video" "$work/$player-$name-$label.video"; then
+        fail "$player $name $label: its video frames differ from the direct play's"
+    elif ! cmp -s "$work/$player-$name-direct.audio" "$work/$player-$name-$label.audio"; then
+        fail "$player $name $label: its audio differs from the direct play's"
+    else
+        pass "$player $name $label: the same $frames video frames and audio as the direct play"
+    fi
+}
+
+players=(ffmpeg)
+if [ "$gstreamer" = yes ]; then players+=(gstreamer); else echo "e2e-dash: GStreamer's dashdemux is not installed: ffmpeg only" >&2; fi
+
+echo "== direct plays" >&2
+for player in "${players[@]}"; do
+    for name in "${presentations[@]}"; do
+        "${player}_decode" "$origin/direct/$name/manifest.mpd" "$player-$name-direct" \
+            || { fail "$player $name: the direct play failed"; tail -3 "$work/$player-$name-direct.log" >&2; }
+    done
+done
+
+echo "== through the proxy" >&2
+for name in "${presentations[@]}"; do
+    compared ffmpeg "$name" proxied "$(query_form "$origin/proxied/$name/manifest.mpd")"
+    if [ "$gstreamer" = yes ]; then compared gstreamer "$name" proxied "$(path_form "$origin/proxied/$name/manifest.mpd")"; fi
+done
+
+echo "== nginx stopped: from the cache alone" >&2
+stop_pids "$NGINX_PID"
+NGINX_PID=""
+for name in "${presentations[@]}"; do
+    compared ffmpeg "$name" offline "$(query_form "$origin/proxied/$name/manifest.mpd")"
+    if [ "$gstreamer" = yes ]; then compared gstreamer "$name" offline "$(path_form "$origin/proxied/$name/manifest.mpd")"; fi
+done
+
+echo "== every byte fetched once" >&2
+# nginx's log: "URI RANGE STATUS BYTES". A range request's bytes start at the range's first byte;
+# any byte of a file sent twice to the proxy is a failure.
+if message=$(python3 - "$work/nginx-access.log" <<'PY'
+import collections, re, sys
+sent = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    match = re.match(r'(\S+) "([^"]*)" (\d+) (\d+)', line)
+    if not match or not match.group(1).startswith("/proxied/"):
+        continue
+    uri, header, status, count = match.group(1), match.group(2), int(match.group(3)), int(match.group(4))
+    if status not in (200, 206) or count == 0:
+        continue
+    first = int(re.match(r"bytes=(\d+)-", header).group(1)) if status == 206 else 0
+    sent[uri].append((first, first + count))
+twice = []
+for uri, spans in sent.items():
+    spans.sort()
+    for (a, b), (c, d) in zip(spans, spans[1:]):
+        if c < b:
+            twice.append("%s bytes %d-%d" % (uri, c, min(b, d) - 1))
+files = len(sent)
+if twice:
+    sys.exit("fetched twice: " + ", ".join(twice[:10]))
+print("%d files, %d requests" % (files, sum(len(s) for s in sent.values())))
+PY
+); then
+    pass "nginx sent the proxy no byte twice ($message)"
+else
+    fail "$message"
+fi
+
+echo "e2e-dash: $passed passed, $failed failed" >&2
+[ "$failed" -eq 0 ]
