@@ -31,6 +31,18 @@ final class OriginBreakers: Sendable {
         }
     }
 
+    /// Whether the origin's last request failed to connect or timed out, and none has been
+    /// answered since (its breaker counts failures, or is open): the proxy's best knowledge
+    /// that the origin cannot be reached now.
+    func hasFailedSinceLastAnswer(_ authority: String) -> Bool {
+        breakers.withLock { breakers in
+            guard let breaker = breakers[authority] else { return false }
+            // A request in flight leaves a breaker without failures (``admit(_:)`` makes one).
+            if case .closed(0) = breaker.state { return false }
+            return true
+        }
+    }
+
     /// Returns whether this closed the origin's breaker (it was open or half-open).
     @discardableResult
     func recordSuccess(_ authority: String) -> Bool {

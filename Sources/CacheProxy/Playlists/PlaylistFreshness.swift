@@ -14,6 +14,9 @@ final class PlaylistFreshness: Sendable {
         var isRevalidating = false
         /// Whether the current run of failed revalidations has been logged.
         var failureLogged = false
+        /// Whether serving the copy with only what plays offline has been logged since the
+        /// origin last answered (``OfflineVariants``).
+        var offlineListingLogged = false
     }
 
     /// The freshness of a playlist whose origin says nothing usable about it.
@@ -48,6 +51,7 @@ final class PlaylistFreshness: Sendable {
             record.confirmed = clock.now
             record.lifetime = lifetime
             record.failureLogged = false
+            record.offlineListingLogged = false
             records[key] = record
         }
     }
@@ -69,6 +73,22 @@ final class PlaylistFreshness: Sendable {
             if records.count >= Self.capacity, records[key] == nil { records.removeAll() }
             record.isRevalidating = true
             records[key] = record
+            return true
+        }
+    }
+
+    /// Whether a revalidation of `key` is in flight.
+    func isRevalidating(_ key: String) -> Bool {
+        records.withLock { $0[key]?.isRevalidating ?? false }
+    }
+
+    /// Whether to log that the copy of `key` is served with only what plays offline: once,
+    /// until the origin answers for it again.
+    func shouldLogOfflineListing(_ key: String) -> Bool {
+        records.withLock { records in
+            if records.count >= Self.capacity, records[key] == nil { records.removeAll() }
+            guard records[key]?.offlineListingLogged != true else { return false }
+            records[key, default: Record()].offlineListingLogged = true
             return true
         }
     }

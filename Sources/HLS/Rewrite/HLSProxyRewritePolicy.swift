@@ -27,6 +27,9 @@ public struct HLSProxyRewritePolicy: HLSRewritePolicy, Sendable {
     /// When true, EXT-X-MEDIA renditions that no kept variant references are dropped (see
     /// ``HLSRewritePolicy/dropsUnreferencedRenditions``).
     public var dropsUnreferencedRenditions: Bool
+    /// When set, only the EXT-X-MEDIA renditions (by index in ``HLSPlaylist/renditions``) it
+    /// returns true for may stay: a proxy serving from its cache drops those it cannot play.
+    public var keepRendition: (@Sendable (Int) -> Bool)? = nil
 
     /// A policy routing every URI through `endpoint`, with the optional rules below.
     public init(endpoint: HLSProxyEndpoint, headSegmentCount: Int? = nil, maximumBandwidth: UInt64? = nil,
@@ -49,6 +52,11 @@ public struct HLSProxyRewritePolicy: HLSRewritePolicy, Sendable {
         lockedVariant = variant.index
         dropsIFrameVariants = true
         dropsUnreferencedRenditions = true
+    }
+
+    /// What ``keepRendition`` says; true without it.
+    public func keepsRendition(at index: Int) -> Bool {
+        keepRendition?(index) ?? true
     }
 
     /// `.proxy(endpoint)`, or `.origin` for segments (and their parts) past the head.

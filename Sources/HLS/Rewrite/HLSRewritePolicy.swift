@@ -10,6 +10,10 @@ public protocol HLSRewritePolicy {
     /// through its AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS attribute) are removed with their
     /// line. The default, false, keeps every rendition.
     var dropsUnreferencedRenditions: Bool { get }
+    /// Whether the EXT-X-MEDIA rendition at `index` of ``HLSPlaylist/renditions`` may stay (it
+    /// is still dropped when ``dropsUnreferencedRenditions`` and no kept variant references it).
+    /// The default keeps every rendition.
+    func keepsRendition(at index: Int) -> Bool
 }
 
 extension HLSRewritePolicy {
@@ -18,4 +22,7 @@ extension HLSRewritePolicy {
 
     /// False: every rendition stays.
     public var dropsUnreferencedRenditions: Bool { false }
+
+    /// True: every rendition may stay.
+    public func keepsRendition(at index: Int) -> Bool { true }
 }

@@ -14,11 +14,14 @@ extension PlaylistRewriter {
         return (decisions, summaries.map(\.index))
     }
 
-    /// For each EXT-X-MEDIA rendition, whether a kept variant (of either kind) names its TYPE and
-    /// GROUP-ID; nil when the policy keeps every rendition. A rendition without TYPE or
-    /// GROUP-ID belongs to no group, so no variant references it.
+    /// For each EXT-X-MEDIA rendition, whether the policy keeps it (``HLSRewritePolicy/keepsRendition(at:)``)
+    /// and, when it drops unreferenced ones, whether a kept variant (of either kind) names its
+    /// TYPE and GROUP-ID; nil when every rendition stays. A rendition without TYPE or GROUP-ID
+    /// belongs to no group, so no variant references it.
     func renditionsKept(decisions: [HLSVariantDecision]) -> [Bool]? {
-        guard policy.dropsUnreferencedRenditions, !storage.renditions.isEmpty else { return nil }
+        guard !storage.renditions.isEmpty else { return nil }
+        let allowed = storage.renditions.indices.map { policy.keepsRendition(at: $0) }
+        guard policy.dropsUnreferencedRenditions else { return allowed.allSatisfy { $0 } ? nil : allowed }
         let groupAttributes: [(AttributeName, String)] = [(.audio, "AUDIO"), (.video, "VIDEO"),
                                                           (.subtitles, "SUBTITLES"), (.closedCaptions, "CLOSED-CAPTIONS")]
         var referenced = Set<RenditionGroup>()
@@ -29,8 +32,9 @@ extension PlaylistRewriter {
                 referenced.insert(RenditionGroup(type: type, groupID: playlist.string(attribute.content)))
             }
         }
-        return storage.renditions.map { record in
-            guard let type = playlist.enumerated(record, .type), let groupID = playlist.quoted(record, .groupID)
+        return storage.renditions.indices.map { index in
+            let record = storage.renditions[index]
+            guard allowed[index], let type = playlist.enumerated(record, .type), let groupID = playlist.quoted(record, .groupID)
             else { return false }
             return referenced.contains(RenditionGroup(type: type, groupID: groupID))
         }
