@@ -49,7 +49,8 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
     public var hideUntilBuffered: Bool
     /// Only the first N segments of each media playlist go through the proxy.
     public var headSegments: Int?
-    /// A session with no request for this long closes itself.
+    /// A session with no request for this long goes idle: its fetches stop, and its player's next
+    /// request resumes it (only `DELETE` or ``PlaybackSession/close()`` closes it).
     public var idleTimeout: Duration
     /// Header fields every origin request made for the session carries (its playlists,
     /// segments, keys, init sections, buffering): credentials such as `Authorization` or

@@ -13,8 +13,11 @@
 /// session.close()
 /// ```
 ///
-/// A session closes itself after its idle timeout without requests. Closing stops its fetches
-/// at once; what they cached stays in the store.
+/// After its idle timeout without requests a session goes idle: its fetches stop, its URLs keep
+/// working, and its player's next request resumes it where it was (a paused player). Only
+/// ``close()`` (or `DELETE`) closes it, or a new session that needs the place of the least
+/// recently used idle one past the limit of open sessions. Closing stops its fetches at once;
+/// what they cached stays in the store.
 public final class PlaybackSession: Sendable {
     private let engine: SessionEngine
     private let registry: SessionRegistry

@@ -23,7 +23,9 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     }
 
     public var id: String
-    /// `active` or `closed`.
+    /// `active`, `idle` (no request for its idle timeout: its fetches stopped, and its player's
+    /// next request resumes it) or `closed` (by `DELETE`, ``PlaybackSession/close()``, or to
+    /// make room for a new session past the limit).
     public var state: String
     /// The URL to give the player.
     public var playlist: String
@@ -51,6 +53,8 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     public var lastError: String? = nil
     /// The names of the header fields the session sends its origins; never their values.
     public var headers: [String] = []
+    /// How many times the session came back from `idle`.
+    public var resumes: Int = 0
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -69,5 +73,6 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
         try container.encode(idleSeconds, forKey: .idleSeconds)
         try container.encode(lastError, forKey: .lastError)
         try container.encode(headers, forKey: .headers)
+        try container.encode(resumes, forKey: .resumes)
     }
 }

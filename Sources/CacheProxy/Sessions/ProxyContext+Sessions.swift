@@ -4,7 +4,7 @@ extension ProxyContext {
     /// Opens a playback session whose URLs start with `base` (`http://HOST:PORT`).
     func openSession(_ request: PlaybackSessionRequest, base: String) async throws(ProxyFailure) -> SessionEngine {
         let limit = configuration.limits.maximumOpenSessions
-        guard sessions.openSessions.count < limit else { throw Self.tooManySessions(limit) }
+        guard sessions.hasRoom(limit: limit) else { throw Self.tooManySessions(limit) }
         let id = Self.makeSessionID()
         let engine = try await SessionOpener(context: self).open(request, id: id, base: base + "/sessions/" + id)
         switch sessions.add(engine, limit: limit) {
@@ -22,7 +22,7 @@ extension ProxyContext {
     }
 
     private static func tooManySessions(_ limit: Int) -> ProxyFailure {
-        ProxyFailure(status: 429, "\(limit) sessions are open: close one (DELETE /sessions/ID) or let an idle one expire")
+        ProxyFailure(status: 429, "\(limit) sessions are open and playing: close one (DELETE /sessions/ID); one left idle for its idleTimeout makes room")
     }
 
     /// Every open session, then the last closed ones.

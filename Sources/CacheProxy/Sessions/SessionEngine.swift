@@ -12,6 +12,8 @@ import Synchronization
 /// outside the decisions' critical section (a fetch is a task on the segment lane, through
 /// ``ResourceWarmer``, so it caches exactly what a player's request would). A closed session
 /// cancels every fetch it started; what they cached stays in the store as ordinary entries.
+/// An idle session is suspended, not closed: its fetches are cancelled the same way, but it
+/// keeps its timelines and the player's position, and the player's next request resumes it.
 final class SessionEngine: Sendable {
     let id: String
     let request: PlaybackSessionRequest
@@ -23,6 +25,13 @@ final class SessionEngine: Sendable {
 
     private struct State {
         var isClosed = false
+        /// Idle: no fetch runs and none starts until the player's next request resumes it.
+        var isSuspended = false
+        /// How many times the session came back from idle.
+        var resumes = 0
+        /// Bumped by each suspension, so that a fetch cancelled by it that ends after the
+        /// session resumed cannot clear the slot of the fetch that replaced it.
+        var generation: UInt64 = 0
         var lastActivity: ContinuousClock.Instant
         var timelines: [String: SessionTimeline] = [:]
         /// What each media playlist of the multivariant playlist is, by playlist key.
@@ -64,14 +73,55 @@ final class SessionEngine: Sendable {
 
     var isClosed: Bool { state.withLock { $0.isClosed } }
 
-    /// A request of the session's player arrived.
-    func touch() {
-        state.withLock { $0.lastActivity = clock.now }
+    var isSuspended: Bool { state.withLock { $0.isSuspended } }
+
+    /// When the session's player last made a request (what least recently used means among
+    /// idle sessions).
+    var lastActivity: ContinuousClock.Instant { state.withLock { $0.lastActivity } }
+
+    /// A request of the session's player arrived: an idle session resumes, and its buffering
+    /// starts again from the player's position. Returns whether this request resumed it (of
+    /// requests arriving at once, exactly one does).
+    @discardableResult
+    func touch() -> Bool {
+        let resumed = state.withLock { state -> Bool in
+            state.lastActivity = clock.now
+            guard state.isSuspended, !state.isClosed else { return false }
+            state.isSuspended = false
+            state.resumes += 1
+            return true
+        }
+        if resumed { rebuffer() }
+        return resumed
     }
 
-    /// Whether no request came for the session's idle timeout.
+    /// Whether the session is active, none of its player's requests is being answered, and
+    /// none started or ended for its idle timeout (a player downloading a long segment over a
+    /// slow link is not paused).
     func isIdle(at now: ContinuousClock.Instant) -> Bool {
-        state.withLock { !$0.isClosed && now - $0.lastActivity >= request.idleTimeout }
+        guard traffic.activeRequests == 0 else { return false }
+        return state.withLock { !$0.isClosed && !$0.isSuspended && now - $0.lastActivity >= request.idleTimeout }
+    }
+
+    /// The session went idle: its fetches are cancelled at once and nothing starts until
+    /// ``touch()``; its URLs, timelines and position stay. Returns how many fetches it
+    /// cancelled.
+    @discardableResult
+    func suspend() -> Int {
+        let (fetches, waiters) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            guard !state.isClosed, !state.isSuspended else { return ([], []) }
+            state.isSuspended = true
+            state.generation += 1
+            _ = state.buffer.stop()
+            defer {
+                state.fetches.removeAll()
+                state.waiters.removeAll()
+            }
+            return (Array(state.fetches.values), Array(state.waiters.values))
+        }
+        for fetch in fetches { fetch.cancel() }
+        for waiter in waiters { waiter.resume() }
+        return fetches.count
     }
 
     /// Stops the session: its fetches are cancelled at once and nothing starts again. Returns
@@ -187,7 +237,7 @@ final class SessionEngine: Sendable {
     /// Moves the window to where it belongs now, starts what it lacks and cancels what left it.
     private func rebuffer() {
         let (started, outside) = state.withLock { state -> ([SessionBuffer.Slot], [(SessionBuffer.Slot, Task<Void, Never>)]) in
-            guard !state.isClosed else { return ([], []) }
+            guard !state.isClosed, !state.isSuspended else { return ([], []) }
             let (start, outside) = state.buffer.move(to: window(in: state))
             return (start, outside.compactMap { slot in state.fetches[slot].map { (slot, $0) } })
         }
@@ -212,14 +262,15 @@ final class SessionEngine: Sendable {
     static let nearlyDoneBytes: UInt64 = 256 * 1024
 
     private func start(_ slots: [SessionBuffer.Slot]) {
+        let generation = state.withLock { $0.generation }
         for slot in slots {
             let task = Task { [weak self] in
                 guard let self else { return }
                 let succeeded = await self.fetch(slot)
-                self.fetchEnded(slot, succeeded: succeeded)
+                self.fetchEnded(slot, succeeded: succeeded, generation: generation)
             }
             let registered = state.withLock { state -> Bool in
-                guard !state.isClosed, state.buffer.running.contains(slot) else { return false }
+                guard !state.isClosed, state.generation == generation, state.buffer.running.contains(slot) else { return false }
                 state.fetches[slot] = task
                 return true
             }
@@ -254,10 +305,11 @@ final class SessionEngine: Sendable {
     /// Segments after the position that count as the player's next ones.
     static let nearSegments = 2
 
-    private func fetchEnded(_ slot: SessionBuffer.Slot, succeeded: Bool) {
+    private func fetchEnded(_ slot: SessionBuffer.Slot, succeeded: Bool, generation: UInt64) {
         let (next, waiters) = state.withLock { state -> ([SessionBuffer.Slot], [CheckedContinuation<Void, Never>]) in
+            // A fetch the session's suspension cancelled: its slot is no longer its own.
+            guard !state.isClosed, state.generation == generation else { return ([], []) }
             state.fetches[slot] = nil
-            guard !state.isClosed else { return ([], []) }
             let next = state.buffer.ended(slot, succeeded: succeeded)
             defer { state.waiters.removeAll() }
             return (next, Array(state.waiters.values))
@@ -346,8 +398,8 @@ final class SessionEngine: Sendable {
 
     /// The session's state now: position, buffer and traffic.
     var status: PlaybackSessionStatus {
-        let (main, position, isClosed, lastActivity) = state.withLock { state in
-            (state.main.flatMap { state.timelines[$0] }, state.position, state.isClosed, state.lastActivity)
+        let (main, position, isClosed, isSuspended, lastActivity, resumes) = state.withLock { state in
+            (state.main.flatMap { state.timelines[$0] }, state.position, state.isClosed, state.isSuspended, state.lastActivity, state.resumes)
         }
         var buffered = (segments: 0, seconds: 0.0)
         if let main {
@@ -358,12 +410,12 @@ final class SessionEngine: Sendable {
         }
         let idle = clock.now - lastActivity
         return PlaybackSessionStatus(
-            id: id, state: isClosed ? "closed" : "active", playlist: presentation.playlistURL, urls: request.urls.map(\.string),
+            id: id, state: isClosed ? "closed" : isSuspended ? "idle" : "active", playlist: presentation.playlistURL, urls: request.urls.map(\.string),
             quality: presentation.locked.map { .init(bandwidth: $0.summary.bandwidth, resolution: $0.resolution) },
             position: position.flatMap { index in main.map { .init(segment: index, seconds: $0.times.startTime(ofSegment: index)) } },
             bufferedSegments: buffered.segments, bufferedAheadSeconds: buffered.seconds, activeRequests: traffic.activeRequests,
             latencyMs: traffic.medianLatencyMilliseconds, bytesServed: traffic.bytesServed, bytesFromOrigin: traffic.bytesFetched,
             idleSeconds: Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18,
-            lastError: traffic.lastFailure, headers: request.headers.names)
+            lastError: traffic.lastFailure, headers: request.headers.names, resumes: resumes)
     }
 }

@@ -47,11 +47,17 @@ struct SessionResponder {
         guard let engine = context.sessions.session(id) else {
             throw context.sessions.closedSession(id) != nil ? ProxyFailure(status: 410, "session \(id) is closed") : Self.unknown(id)
         }
-        engine.touch()
+        if context.sessions.activate(engine) {
+            context.logger.debug("session resumed", metadata: ["session": "\(id)"])
+        }
         let started = ContinuousClock.now
         engine.traffic.requestStarted()
         writer.session = engine.traffic
-        defer { engine.traffic.requestEnded(after: (writer.headSentAt ?? .now) - started) }
+        defer {
+            engine.traffic.requestEnded(after: (writer.headSentAt ?? .now) - started)
+            // The idle timeout counts from the end of the player's last request.
+            engine.touch()
+        }
         do {
             try await respondToResource(engine, origin: origin, directives: directives, request: request, writer: writer)
         } catch let failure as ProxyFailure {
