@@ -7,18 +7,23 @@ import TestSupport
 @Suite("The access log: one key=value line per request")
 struct AccessLogTests {
     static let body = TestBytes(seed: 43).bytes(0, 100_000)
-    /// The whole line: fields in this order, times in milliseconds with three decimals.
-    static var linePattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/method=(\S+) url=(\S+) status=(\d{3}|-) bytes=(\d+) cache=(hit|partial|miss|pass|-) ttfb_ms=(\d+\.\d{3}|-) total_ms=(\d+\.\d{3})/# }
+    /// The whole line: fields in this order, times in milliseconds with three decimals, and for a
+    /// refused request the reason, quoted.
+    static var linePattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring?)> {
+        #/method=(\S+) url=(\S+) status=(\d{3}|-) bytes=(\d+) cache=(hit|partial|miss|pass|-) ttfb_ms=(\d+\.\d{3}|-) total_ms=(\d+\.\d{3})(?: error=("(?:[^"\\]|\\.)*"))?/#
+    }
 
     struct Line {
         var method: String, url: String, status: String, bytes: Int, cache: String, ttfb: Double?, total: Double
+        /// The `error` field as written (quoted), when there is one.
+        var error: String? = nil
     }
 
     static func parse(_ text: String) throws -> Line {
         let match = try #require(text.wholeMatch(of: linePattern), "not an access log line: \(text)")
         let fields = match.output
         return Line(method: String(fields.1), url: String(fields.2), status: String(fields.3), bytes: Int(fields.4) ?? -1,
-                    cache: String(fields.5), ttfb: Double(fields.6), total: Double(fields.7) ?? -1)
+                    cache: String(fields.5), ttfb: Double(fields.6), total: Double(fields.7) ?? -1, error: fields.8.map(String.init))
     }
 
     /// Runs `body` against a proxy whose log is captured; returns the access lines once the

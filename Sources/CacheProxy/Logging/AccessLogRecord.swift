@@ -18,6 +18,9 @@ struct AccessLogRecord: Sendable {
     /// When the response head was handed to the connection.
     var firstByte: ContinuousClock.Instant?
     var ended: ContinuousClock.Instant
+    /// Why the request was refused or failed (the message its error response carried, or why a
+    /// response was cut short); nil for a request served.
+    var error: String? = nil
 
     /// The line, in a format that stays stable (fields are only ever added at the end):
     ///
@@ -27,7 +30,8 @@ struct AccessLogRecord: Sendable {
     /// the request target for routes that name none (`/status`); `cache` is `hit`, `partial`,
     /// `miss`, `pass`, or `-` for those routes. A value with a space, a quote or a backslash is
     /// written in double quotes with `\"` and `\\`; bytes outside visible ASCII as `\xNN`. A
-    /// missing status or time is `-`.
+    /// missing status or time is `-`. A refused or failed request ends with
+    /// `error="..."`, the reason its error response gave, always quoted.
     func line() -> String {
         var line = "method="
         // One allocation for a typical line (the URL is most of it).
@@ -40,6 +44,10 @@ struct AccessLogRecord: Sendable {
         line += " cache=" + (cache?.rawValue ?? "-")
         line += " ttfb_ms=" + (firstByte.map { Self.milliseconds($0 - started) } ?? "-")
         line += " total_ms=" + Self.milliseconds(ended - started)
+        if let error {
+            line += " error="
+            Self.append(error, to: &line, alwaysQuoted: true)
+        }
         return line
     }
 
@@ -52,10 +60,10 @@ struct AccessLogRecord: Sendable {
         return String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    /// `value` as it is when it is visible ASCII without quotes or backslashes; quoted and
-    /// escaped otherwise.
-    static func append(_ value: String, to line: inout String) {
-        let isPlain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    /// `value` as it is when it is visible ASCII without quotes or backslashes (and not
+    /// `alwaysQuoted`); quoted and escaped otherwise.
+    static func append(_ value: String, to line: inout String, alwaysQuoted: Bool = false) {
+        let isPlain = !alwaysQuoted && !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         guard !isPlain else {
             line += value
             return

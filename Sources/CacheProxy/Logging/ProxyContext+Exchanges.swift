@@ -8,6 +8,6 @@ extension ProxyContext {
         }
         accessLog?.append(AccessLogRecord(
             method: request.method, target: request.uri, url: writer.origin, status: writer.status?.code, bodyBytes: writer.bodyBytes, cache: writer.cache?.kind,
-            started: started, firstByte: writer.headSentAt, ended: .now))
+            started: started, firstByte: writer.headSentAt, ended: .now, error: writer.failure))
     }
 }

@@ -78,6 +78,7 @@ public enum ProxyRoute: Sendable, Hashable {
             self = .sessions
         } else if path.starts(with: "/sessions/".utf8) {
             self = try Self.sessionRoute(path.dropFirst("/sessions/".utf8.count), query: query, limits: limits)
+            try Self.refuseForgottenProxyPath(query)
         } else {
             throw ParseError(.notFound, "no such resource")
         }
@@ -176,6 +177,17 @@ public enum ProxyRoute: Sendable, Hashable {
             unknown parameter "\(shown)": percent-encode the whole origin URL, e.g. \
             /proxy?url=https%3A%2F%2Fcdn.example.com%2Fmaster.m3u8%3Fa%3D1%26b%3D2 for https://cdn.example.com/master.m3u8?a=1&b=2
             """)
+    }
+
+    /// `/?url=...` is a player given the proxy's address without `/proxy`: it would get the
+    /// dashboard's HTML and fail to parse it as media. A `url` parameter on `/` is refused with
+    /// the URL that was meant (other parameters leave the dashboard alone).
+    private static func refuseForgottenProxyPath(_ query: ArraySlice<UInt8>) throws(ParseError) {
+        let names = query.split(separator: UInt8(ascii: "&")).map { $0.prefix { $0 != UInt8(ascii: "=") } }
+        guard names.contains(where: { $0.elementsEqual("url".utf8) }) else { return }
+        let meant = query.count <= 200 && query.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+            ? "/proxy?" + String(decoding: query, as: UTF8.self) : "/proxy?url=<percent-encoded URL>"
+        throw ParseError(.malformed, "/ is the dashboard and takes no url parameter: did you mean \(meant)?")
     }
 
     /// Decodes `%XX` escapes; a `%` without two hex digits is malformed (a lenient decoder

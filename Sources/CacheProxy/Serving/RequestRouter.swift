@@ -18,6 +18,8 @@ struct RequestRouter: Sendable {
             try await route(request, body: body, writer: writer)
             return true
         } catch let failure as ProxyFailure {
+            // The player sees only the status; the access log says why.
+            writer.failure = failure.message
             guard !writer.headSent else {
                 context.counters.recordBroken()
                 context.logger.warning("response cut short", metadata: ["uri": "\(request.uri.prefix(200))", "error": "\(failure.message)"])
