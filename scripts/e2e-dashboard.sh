@@ -11,11 +11,8 @@ cd "$(dirname "$0")/.."
 source Benchmarks/proxy/common.sh
 
 require_media_tools e2e-dashboard
-chromium_binary=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$chromium_binary" ]; then
-    echo "e2e-dashboard: SKIPPED: chromium is not installed and could not be installed" >&2
-    exit "$SKIPPED_STATUS"
-fi
+require_chromium e2e-dashboard
+chromium_binary=$CHROMIUM
 
 build_sparsecache debug
 binary=$BINARY

@@ -25,6 +25,16 @@ require_media_tools() {
     [ -x "$(nginx_binary)" ] || { echo "$1: nginx is missing" >&2; exit 1; }
 }
 
+# require_chromium NAME: sets CHROMIUM to headless Chromium's binary; without it (it could not be
+# installed) the script is skipped: exit 77.
+require_chromium() {
+    CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+    if [ -z "$CHROMIUM" ]; then
+        echo "$1: SKIPPED: chromium is not installed and could not be installed" >&2
+        exit "$SKIPPED_STATUS"
+    fi
+}
+
 # build_sparsecache [debug|release]: builds the command-line tool; sets BINARY.
 build_sparsecache() {
     local configuration=${1:-debug}
