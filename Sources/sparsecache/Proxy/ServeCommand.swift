@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
             rewritten through the proxy; everything is cached in the store directory and served offline. \
             Prints "listening on http://HOST:PORT" on standard output once ready. On SIGINT or SIGTERM it stops \
             accepting connections, lets the responses in flight finish (up to --shutdown-grace seconds), saves \
-            the cache's index and exits 0.
+            the cache's index and exits 0. A second SIGINT or SIGTERM stops it at once, cutting the responses \
+            in flight, and exits 128 plus the signal's number (130 for SIGINT, 143 for SIGTERM).
             """)
 
     @Option(help: "The port to listen on (0 picks a free one).") var port = 9000
@@ -183,9 +184,12 @@ struct ServeCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // The proxy ends its own drain at the grace period; this only bounds the clean-up after it.
         services.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + .seconds(10)
+        // Listening before the group does, so that its first signal is counted here too.
+        let signals = SignalWaiter.arrivals(of: [SIGINT, SIGTERM])
         do {
             try await withThrowingDiscardingTaskGroup { tasks in
                 tasks.addTask { await standardError.flushPeriodically() }
+                tasks.addTask { await SecondSignalStop.watch(signals, logger: logger) { standardError.flush() } }
                 try await ServiceGroup(configuration: services).run()
                 tasks.cancelAll()
             }

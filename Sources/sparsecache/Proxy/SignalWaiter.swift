@@ -12,7 +12,15 @@ import Synchronization
 enum SignalWaiter {
     /// Returns the first of `signals` to arrive, or nil when the calling task is cancelled.
     static func wait(for signals: [Int32]) async -> Int32? {
-        let stream = AsyncStream<Int32> { continuation in
+        for await number in arrivals(of: signals) { return number }
+        return nil
+    }
+
+    /// Every arrival of one of `signals`, until the iterating task is cancelled. Other
+    /// listeners of the same signals (a `ServiceGroup`'s) still receive them: each Dispatch
+    /// source gets every signal.
+    static func arrivals(of signals: [Int32]) -> AsyncStream<Int32> {
+        AsyncStream<Int32> { continuation in
             let sources = Mutex(signals.map { number -> any DispatchSourceSignal in
                 // The default action (terminate) must not run before the handler can.
                 signal(number, SIG_IGN)
@@ -27,7 +35,5 @@ enum SignalWaiter {
                 }
             }
         }
-        for await number in stream { return number }
-        return nil
     }
 }
