@@ -184,6 +184,8 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzRawRequestHead", "CacheProxyParsing"),
     ("FuzzSessionRequest", "CacheProxyParsing"),
     ("FuzzDownloadRequest", "CacheProxyParsing"),
+    ("FuzzOriginResponse", "CacheProxyParsing"),
+    ("FuzzOriginGuard", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

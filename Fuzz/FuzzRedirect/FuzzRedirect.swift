@@ -14,8 +14,8 @@ import HLS
 // and port the proxy checked: were they different, the allow-list and the address checks would
 // judge one host while the client fetched another.
 //
-// The origin guard's verdict on the hop (never link-local, never the proxy itself) is left out:
-// the guard lives in the CacheProxy module, with SwiftNIO and AsyncHTTPClient (Docs/FUZZING.md).
+// The origin guard's verdict on the hop (never link-local, never the proxy itself) is
+// FuzzOriginGuard's property (OriginAddressPolicy, in CacheProxyParsing).
 
 private let defaultBase = "https://origin.example/a/b/index.m3u8?token=t"
 

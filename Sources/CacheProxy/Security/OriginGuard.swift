@@ -28,8 +28,7 @@ package final class OriginGuard: Sendable {
     private static let lookupLifetime = Duration.seconds(30)
     private static let lookupCapacity = 256
 
-    private let exposed: Bool
-    private let boundAddress: IPAddress?
+    private let policy: OriginAddressPolicy
     private let allowList: HostAllowList?
     private let resolver: OriginResolver
     private let listeningPort = Mutex<Int?>(nil)
@@ -39,8 +38,8 @@ package final class OriginGuard: Sendable {
     private let vouched = Mutex<[IPAddress: ContinuousClock.Instant]>([:])
 
     package init(configuration: CacheProxyConfiguration) {
-        exposed = !CacheProxy.isLoopback(configuration.host)
-        boundAddress = IPAddress(literal: configuration.host)
+        policy = OriginAddressPolicy(exposed: !CacheProxy.isLoopback(configuration.host),
+                                     boundAddress: IPAddress(literal: configuration.host))
         allowList = HostAllowList(configuration.allowedHosts)
         resolver = configuration.security.resolver
     }
@@ -96,13 +95,13 @@ package final class OriginGuard: Sendable {
         // Past the allow-list, a host is named by it whenever there is one.
         let named = allowList != nil
         let addresses = try await addresses(of: url.host)
-        let port = url.port ?? (url.scheme == .http ? 80 : 443)
+        let port = OriginAddressPolicy.port(of: url)
         for address in addresses {
             if let reason = refusal(of: address, port: port, local: nil, vouched: named) {
                 throw UpstreamError(.refused, "\(url.authority) resolves to \(address), \(reason)")
             }
         }
-        guard named && exposed else { return }
+        guard named && policy.exposed else { return }
         let until = ContinuousClock.now + Self.lookupLifetime * 10
         vouched.withLock { vouched in
             if vouched.count >= Self.lookupCapacity { vouched = vouched.filter { $0.value > .now } }
@@ -126,19 +125,10 @@ package final class OriginGuard: Sendable {
         return channel.eventLoop.makeFailedFuture(UpstreamError(.refused, "the connection reached \(address), \(reason)"))
     }
 
-    /// Why the proxy may not connect to `address` on `port`; nil when it may. `local` is the
-    /// proxy's end of a connection made, `vouched` whether the allow-list named a host that
-    /// resolved to it.
+    /// Why the proxy may not connect to `address` on `port`; nil when it may
+    /// (``OriginAddressPolicy``'s verdict, with the port the proxy listens on now).
     private func refusal(of address: IPAddress, port: Int, local: IPAddress?, vouched: Bool) -> String? {
-        let scope = address.scope
-        if scope == .linkLocal { return "a link-local address, never fetched" }
-        if port == listeningPort.withLock({ $0 }), scope == .thisHost || address == boundAddress || address == local {
-            return "the proxy itself"
-        }
-        if exposed, scope != .global, !vouched {
-            return "a private or loopback address, refused on a proxy listening beyond loopback unless --allow-host names the host"
-        }
-        return nil
+        policy.refusal(of: address, port: port, listeningPort: listeningPort.withLock { $0 }, local: local, vouched: vouched)
     }
 
     private func addresses(of host: String) async throws(UpstreamError) -> [IPAddress] {

@@ -1,3 +1,4 @@
+package import CacheProxyParsing
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)

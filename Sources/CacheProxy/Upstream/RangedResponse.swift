@@ -23,22 +23,20 @@ struct RangedResponse {
         end == UInt64.max ? "bytes=\(start)-" : "bytes=\(start)-\(end - 1)"
     }
 
-    /// Checks `response` against the range asked for; statuses other than 200, 206 and 416
-    /// become ``UpstreamError/Code/status(_:)``.
+    /// Checks `response` against the range asked for (the verdict is ``RangedAnswer``'s, in
+    /// CacheProxyParsing); statuses other than 200, 206 and 416 become
+    /// ``UpstreamError/Code/status(_:)``.
     static func check(_ response: HTTPClientResponse, origin: OriginURL, start: UInt64, rangeHeader: String) throws(UpstreamError) -> Answer {
         let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
-        switch head.status {
-        case 206:
-            guard let range = head.contentRange?.range, range.lowerBound <= start, range.upperBound >= start else {
-                throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
-            }
-            return .bytes(RangedResponse(head: head, bodyStart: range.lowerBound, promisedEnd: range.upperBound + 1, body: response.body))
-        case 200:
-            return .bytes(RangedResponse(head: head, bodyStart: 0, promisedEnd: head.contentLength, body: response.body))
-        case 416:
+        switch RangedAnswer(status: head.status, contentRange: head.contentRange, contentLength: head.contentLength, start: start) {
+        case .bytes(let bodyStart, let promisedEnd):
+            return .bytes(RangedResponse(head: head, bodyStart: bodyStart, promisedEnd: promisedEnd, body: response.body))
+        case .pastEnd:
             return .pastEnd(head)
-        default:
-            throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
+        case .otherBytes:
+            throw UpstreamError(.invalidResponse, "\(origin): a 206 for other bytes than \(rangeHeader)")
+        case .status(let status):
+            throw UpstreamError(.status(status), "\(origin): the origin answered \(status)")
         }
     }
 }

@@ -1,4 +1,10 @@
-import NIOCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An IPv4 or IPv6 address as its bytes in network order, and where it leads: what the checks
 /// on the origin side look at. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is the IPv4
@@ -18,28 +24,14 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         case global
     }
 
-    package init(bytes: [UInt8]) {
+    /// The address of these bytes in network order; nil unless there are 4 or 16.
+    package init?(bytes: [UInt8]) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
         if bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
             self.bytes = Array(bytes[12...])
         } else {
             self.bytes = bytes
         }
-    }
-
-    /// The address of an IP socket address; nil for a Unix domain socket.
-    init?(_ address: SocketAddress) {
-        switch address {
-        case .v4(let v4): self.init(bytes: withUnsafeBytes(of: v4.address.sin_addr) { Array($0) })
-        case .v6(let v6): self.init(bytes: withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) })
-        case .unixDomainSocket: return nil
-        }
-    }
-
-    /// An address written as an IP literal (`10.0.0.1`, `::1`, `[::1]`); nil for anything else.
-    package init?(literal: String) {
-        let unbracketed = literal.hasPrefix("[") && literal.hasSuffix("]") ? String(literal.dropFirst().dropLast()) : literal
-        guard let address = try? SocketAddress(ipAddress: unbracketed, port: 0) else { return nil }
-        self.init(address)
     }
 
     package var scope: Scope {
@@ -57,9 +49,16 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return .global
     }
 
-    /// The address as a URL writes it: `10.0.0.1`, `[::1]`.
+    /// The address as a URL writes it: `10.0.0.1`, `[::1]` (the system's `inet_ntop`, as
+    /// SwiftNIO's `SocketAddress.ipAddress` writes it).
     package var description: String {
-        let text = (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: bytes), port: 0))?.ipAddress ?? "?"
-        return bytes.count == 4 ? text : "[" + text + "]"
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let written = bytes.withUnsafeBytes { address in
+            text.withUnsafeMutableBufferPointer { inet_ntop(family, address.baseAddress, $0.baseAddress, socklen_t($0.count)) }
+        }
+        guard written != nil else { return "?" }
+        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return bytes.count == 4 ? address : "[" + address + "]"
     }
 }
