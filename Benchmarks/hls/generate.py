@@ -23,6 +23,12 @@ llhls-2k.m3u8         LL-HLS: SERVER-CONTROL, PART-INF, 2,000 segments of 4 EXT-
 master-2000.m3u8      multivariant: 2,000 EXT-X-STREAM-INF with 11 attributes and a signed URI,
                       300 EXT-X-MEDIA, 200 EXT-X-I-FRAME-STREAM-INF, 20 SESSION-DATA, a
                       SESSION-KEY and CONTENT-STEERING
+master-wide-2000.m3u8 multivariant of another shape: 2,000 EXT-X-STREAM-INF with long CODECS
+                      lists (up to nine codecs), SUPPLEMENTAL-CODECS, ALLOWED-CPC and
+                      REQ-VIDEO-LAYOUT (quoted values with commas), attributes in varying
+                      order, relative URIs; 1,500 EXT-X-MEDIA (audio, video angles, subtitles,
+                      closed captions) whose NAMEs and CHARACTERISTICS hold commas; 400
+                      EXT-X-I-FRAME-STREAM-INF
 
 manifest.tsv: name, kind, segments, variants, i-frame variants, renditions, parts, date ranges,
 session data, keys (EXT-X-KEY) and session keys.
@@ -219,6 +225,102 @@ def master(variants, renditions, iframes):
     return shape
 
 
+def master_wide(variants, renditions, iframes):
+    """A multivariant playlist unlike master(): what a packager with many languages, camera
+    angles and codecs writes. Most of its bytes are quoted attribute values holding commas."""
+    shape = Shape("master")
+    shape.add("#EXT-X-VERSION:12")
+    shape.add("#EXT-X-INDEPENDENT-SEGMENTS")
+    shape.add('#EXT-X-START:TIME-OFFSET=-30.5,PRECISE=YES')
+    languages = [("en", "English"), ("fr", "Fran\u00e7ais"), ("de", "Deutsch"), ("es", "Espa\u00f1ol"),
+                 ("pt-BR", "Portugu\u00eas (Brasil)"), ("ja", "Japanese"), ("zh-Hans", "Chinese, Simplified"),
+                 ("ar", "Arabic"), ("hi", "Hindi"), ("ko", "Korean"), ("it", "Italiano"), ("nl", "Nederlands")]
+    audio_groups = ["aud-aac-lc", "aud-he-aac", "aud-ec3-51", "aud-ec3-atmos", "aud-ac3"]
+    video_groups = ["angles-sdr", "angles-hdr"]
+    for i in range(renditions):
+        code, name = languages[i % len(languages)]
+        kind = i % 10
+        if kind < 5:
+            group = audio_groups[i % len(audio_groups)]
+            channels = ["2", "2", "6", "16/JOC", "6"][i % len(audio_groups)]
+            described = i % 7 == 0
+            characteristics = ('public.accessibility.describes-video,public.easy-to-read' if described
+                               else 'public.translation.dubbed,com.example.mix-v2')
+            shape.add('#EXT-X-MEDIA:TYPE=AUDIO,URI="audio/%s/%s_%04d/prog_index.m3u8",GROUP-ID="%s",LANGUAGE="%s",'
+                      'ASSOC-LANGUAGE="%s",NAME="%s, %s (%s, track %d)",STABLE-RENDITION-ID="a%04d-%s",'
+                      'DEFAULT=%s,AUTOSELECT=YES,CHARACTERISTICS="%s",CHANNELS="%s"'
+                      % (group, code, i, group, code, code.split("-")[0], name,
+                         "Audio Description" if described else "Main", channels, i, i, token(6),
+                         "YES" if i < len(audio_groups) else "NO", characteristics, channels))
+        elif kind < 7:
+            group = video_groups[i % 2]
+            shape.add('#EXT-X-MEDIA:GROUP-ID="%s",TYPE=VIDEO,NAME="Angle %d, %s camera, \'%s\' feed",'
+                      'LANGUAGE="%s",DEFAULT=NO,AUTOSELECT=NO,STABLE-RENDITION-ID="v%04d",'
+                      'URI="video/angle_%04d/%s/prog_index.m3u8"'
+                      % (group, i, ["wide", "tight", "aerial"][i % 3], token(5), code, i, i, group))
+        elif kind < 9:
+            shape.add('#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs-webvtt",LANGUAGE="%s",NAME="%s, %s",'
+                      'AUTOSELECT=YES,DEFAULT=NO,FORCED=%s,CHARACTERISTICS="public.accessibility.'
+                      'transcribes-spoken-dialog,public.accessibility.describes-music-and-sound",'
+                      'URI="subtitles/%s/%04d/prog_index.m3u8"'
+                      % (code, name, "SDH" if i % 2 else "Forced narrative", "YES" if i % 2 == 0 else "NO",
+                         code, i))
+        else:
+            shape.add('#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="%s, CC%d (%d)",LANGUAGE="%s",'
+                      'INSTREAM-ID="%s",AUTOSELECT=YES,DEFAULT=NO'
+                      % (name, i % 4 + 1, i, code, "CC%d" % (i % 4 + 1) if i % 2 else "SERVICE%d" % (i % 63 + 1)))
+        shape.counts["renditions"] += 1
+    codec_lists = [
+        "avc1.640028,avc1.64001f,avc1.4d401f,mp4a.40.2,mp4a.40.5,ec-3,ac-3,stpp.ttml.im1t,wvtt",
+        "hvc1.2.4.L153.B0,hvc1.2.4.L150.90,mp4a.40.2,ec-3,stpp.ttml.im1t",
+        "dvh1.05.06,hvc1.2.4.L153.B0,ec-3,mp4a.40.2,wvtt",
+        "av01.0.12M.10.0.110.09.16.09.0,av01.0.08M.08,opus,mp4a.40.2,ec-3,wvtt",
+    ]
+    resolutions = [(416, 234), (640, 360), (768, 432), (960, 540), (1280, 720), (1920, 1080), (2560, 1440),
+                   (3840, 2160)]
+    for i in range(variants):
+        bandwidth = 145_000 + i * 7_919
+        width, height = resolutions[i % len(resolutions)]
+        codecs = codec_lists[i % len(codec_lists)]
+        layout = '"CH-STEREO,CH-MONO"' if i % 5 == 0 else '"CH-MONO"'
+        cpc = '"com.example.drm-one:SW-SECURE-DECODE,com.example.drm-two:HW-SECURE-ALL,com.example.drm-three:L1"'
+        attributes = [
+            "BANDWIDTH=%d" % bandwidth,
+            "AVERAGE-BANDWIDTH=%d" % (bandwidth * 7 // 8),
+            "SCORE=%d.%d" % (i % 50, i % 10),
+            'CODECS="%s"' % codecs,
+            'SUPPLEMENTAL-CODECS="dvh1.08.07/db4h,dav1.10.09/db4h"' if i % 4 == 2 else None,
+            "RESOLUTION=%dx%d" % (width, height),
+            "FRAME-RATE=%s" % ("59.940" if i % 3 else "23.976"),
+            "HDCP-LEVEL=%s" % ("TYPE-1" if height >= 1080 else "NONE"),
+            "ALLOWED-CPC=%s" % cpc,
+            "VIDEO-RANGE=%s" % ["SDR", "PQ", "HLG"][i % 3],
+            "REQ-VIDEO-LAYOUT=%s" % layout,
+            'STABLE-VARIANT-ID="var-%05d-%s"' % (i, token(8)),
+            'AUDIO="%s"' % audio_groups[i % len(audio_groups)],
+            'VIDEO="%s"' % video_groups[i % 2],
+            'SUBTITLES="subs-webvtt"',
+            'CLOSED-CAPTIONS="cc"',
+            'PATHWAY-ID="cdn-%s"' % "abc"[i % 3],
+        ]
+        attributes = [attribute for attribute in attributes if attribute]
+        # Packagers disagree on the order: rotate it so no position is always the same attribute.
+        turn = i % len(attributes)
+        attributes = attributes[turn:] + attributes[:turn]
+        shape.add("#EXT-X-STREAM-INF:" + ",".join(attributes))
+        shape.add("v%d/%dp/%s/prog_index.m3u8" % (i, height, codecs.split(".")[0]))
+        shape.counts["variants"] += 1
+    for i in range(iframes):
+        width, height = resolutions[i % len(resolutions)]
+        shape.add('#EXT-X-I-FRAME-STREAM-INF:URI="iframes/%d/%dp/iframe_index.m3u8",BANDWIDTH=%d,'
+                  'CODECS="%s",RESOLUTION=%dx%d,VIDEO-RANGE=%s,HDCP-LEVEL=NONE,'
+                  'ALLOWED-CPC="com.example.drm-one:SW-SECURE-DECODE,com.example.drm-two:HW-SECURE-ALL"'
+                  % (i, height, 40_000 + i * 211, codec_lists[i % len(codec_lists)].split(",")[0], width, height,
+                     ["SDR", "PQ", "HLG"][i % 3]))
+        shape.counts["iframes"] += 1
+    return shape
+
+
 SHAPES = {
     "media-plain-10k": lambda: media_plain(10_000),
     "media-10k": lambda: media(10_000),
@@ -227,6 +329,7 @@ SHAPES = {
     "daterange-10k": lambda: daterange(10_000),
     "llhls-2k": lambda: llhls(2_000),
     "master-2000": lambda: master(2_000, 300, 200),
+    "master-wide-2000": lambda: master_wide(2_000, 1_500, 400),
 }
 
 

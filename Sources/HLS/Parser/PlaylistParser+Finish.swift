@@ -63,16 +63,19 @@ extension PlaylistParser {
         // Groups are compared by a 64-bit hash of TYPE and GROUP-ID: no allocation per lookup,
         // and a collision could only hide this warning.
         var groups = Set<UInt64>()
+        // A playlist has a few groups, each named by many renditions and variants: the first
+        // sixteen found are kept in a list, which spares a SipHash of the hash per look-up.
+        var firstGroups: [UInt64] = []
         for rendition in storage.renditions {
             if let type = attribute(.type, in: rendition), let group = attribute(.groupID, in: rendition) {
-                groups.insert(groupHash(type: FNV1a.hash(base, type.value), group: group.content))
+                let hash = groupHash(type: FNV1a.hash(base, type.value), group: group.content)
+                if firstGroups.contains(hash) { continue }
+                if firstGroups.count < 16 { firstGroups.append(hash) } else { groups.insert(hash) }
             }
         }
         let kinds: [(AttributeName, String)] = [(.audio, "AUDIO"), (.video, "VIDEO"), (.subtitles, "SUBTITLES"),
                                                 (.closedCaptions, "CLOSED-CAPTIONS")]
         let typeHashes = kinds.map { FNV1a.hash($0.1.utf8) }
-        // Variants name a few groups over and over: the first eight found skip the hash set.
-        var recent: [UInt64] = []
         for variant in storage.variants {
             for index in variant.tag.attributes.indices {
                 let group = attributes[index]
@@ -86,10 +89,7 @@ extension PlaylistParser {
                 }
                 guard group.isQuoted else { continue }
                 let hash = groupHash(type: typeHashes[kind], group: group.content)
-                if recent.contains(hash) { continue }
-                if groups.contains(hash) {
-                    if recent.count < 8 { recent.append(hash) }
-                } else {
+                if !firstGroups.contains(hash) && !groups.contains(hash) {
                     let (name, type) = kinds[kind]
                     try report(.attribute, "\(name.text)=\"\(text(group.content))\" names no EXT-X-MEDIA group of TYPE=\(type)",
                                line: Int(variant.tag.line) + 1)
