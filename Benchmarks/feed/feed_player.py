@@ -243,6 +243,10 @@ class Player:
         except Exception as error:  # a bug here must show, not hang the pass
             self.error = f"{type(error).__name__}: {error}"
         finally:
+            with self._lock:
+                connection = self._connection
+            if connection is not None:
+                connection.close()
             self.started.set()  # wakes the app for an error too; started_perf tells which
 
     def cut(self):
@@ -250,13 +254,13 @@ class Player:
         with self._lock:
             self._cut.set()
             connection = self._connection
+        # Shutdown alone: the player's thread sees its read end and closes the connection itself
+        # (a close from here raced http.client's read: "'NoneType' object has no attribute 'close'").
         if connection is not None and connection.sock is not None:
             try:
                 connection.sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-        if connection is not None:
-            connection.close()
 
 
 def post_prefetch(proxy, urls, seconds, variant):

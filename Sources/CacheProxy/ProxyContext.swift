@@ -13,6 +13,9 @@ final class ProxyContext: Sendable {
     let express = RangeRegistry()
     /// The first segments of the media playlists served to players: fetched as a start.
     let startingSegments = RangeRegistry()
+    /// The segments of the VOD playlists served to players, on their timelines: how long a
+    /// playing player's buffer lasts.
+    let playbackTimeline = PlaybackTimeline()
     let playlistFetches: PlaylistFetches
     let playlistFreshness: PlaylistFreshness
     let fetches = FetchTasks()

@@ -55,6 +55,37 @@ struct LinkPriorityTests {
         }
     }
 
+    @Test("A playing player's next segment waits behind the next video's head, and goes first when its buffer is about to run out")
+    func playingSegmentYieldsUntilItsBufferRunsLow() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/next.mp4", .init(Self.large, contentType: "video/mp4",
+                                                  faults: .init(chunkDelay: .milliseconds(100), chunkSize: 16 * 1024)))
+            let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10.0,\nseg0.ts\n#EXTINF:10.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
+            harness.origin.set("/now/index.m3u8", .init(Array(playlist.utf8), contentType: "application/vnd.apple.mpegurl"))
+            harness.origin.set("/now/seg0.ts", .init(TestBytes(seed: 76).bytes(0, 100_000)))
+            let segment = TestBytes(seed: 77).bytes(0, 1_000_000)
+            harness.origin.set("/now/seg1.ts", .init(segment, faults: .init(chunkDelay: .milliseconds(5), chunkSize: 16 * 1024)))
+            let served = ContinuousClock.now
+            #expect(try await harness.get("/now/index.m3u8").status == 200)
+            #expect(try await harness.get("/now/seg0.ts").status == 200, "the start: 10 s of media")
+            let prefetch = try await PrefetchTests.post(
+                harness, #"{"urls": ["\#(harness.origin.url("/next.mp4"))"], "bytes": \#(Self.large.count)}"#)
+            #expect(prefetch.status == 202)
+            try await waitUntil("the prefetch is under way") { cachedLength(harness, "/next.mp4") > 100_000 }
+            let player = StreamingRequest(harness, "/now/seg1.ts")
+            let before = cachedLength(harness, "/next.mp4")
+            try await waitUntil("the next video's head went on") { cachedLength(harness, "/next.mp4") > before + 200_000 }
+            #expect(harness.origin.requests(for: "/now/seg1.ts").isEmpty, "the playing video's segment waits for its turn")
+            // Needed 10 s after the playlist was served: a start from 1 s before, when it cuts the head.
+            try await waitUntil("the head was cut for the player's segment") {
+                (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1
+            }
+            #expect(ContinuousClock.now - served >= .seconds(9), "not before the player's buffer ran low")
+            #expect(try await player.body() == segment)
+            #expect(cachedLength(harness, "/next.mp4") < UInt64(Self.large.count), "the head waits while the segment comes")
+        }
+    }
+
     @Test("A download pauses while a playing player's segment is fetched, and goes on from where it stopped")
     func downloadPausesForAPlayer() async throws {
         try await ProxyHarness.run { harness in

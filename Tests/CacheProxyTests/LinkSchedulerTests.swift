@@ -113,4 +113,58 @@ struct LinkSchedulerTests {
         release.open()
         try await held.value
     }
+
+    @Test("Within one urgency the lower rank goes first: the next video's head before the one after it")
+    func rankOrdersOneUrgency() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let next = FetchOwnership(urgency: .ahead, rank: 0)
+        let later = FetchOwnership(urgency: .ahead, rank: 1)
+        let held = hold(scheduler, "next", next, until: release)
+        try await waitUntil("the next video's transfer is registered") { scheduler.leadingUrgency == .ahead }
+        #expect(!scheduler.mayProceed(later))
+        let waiting = Task { try await scheduler.waitForTurn(later) }
+        release.open()
+        try await held.value
+        try await waiting.value
+        #expect(scheduler.mayProceed(later))
+        #expect(scheduler.mayProceed(FetchOwnership(urgency: .start, rank: 5)), "a start of any rank outranks the heads")
+    }
+
+    @Test("A playing player's segment waits behind the next videos' heads until its escalation, then goes first")
+    func bufferingEscalatesAtItsDeadline() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let head = FetchOwnership(urgency: .ahead, preemptible: true)
+        let heldHead = hold(scheduler, "head", head, until: release)
+        try await waitUntil("the head's transfer is registered") { scheduler.leadingUrgency == .ahead }
+        let playing = FetchOwnership(urgency: .buffering, escalation: .now + .milliseconds(300))
+        #expect(!scheduler.mayProceed(playing), "the buffer lasts: the head goes first")
+        let heldPlaying = Task {
+            try await scheduler.escalating(playing) {
+                try await scheduler.waitForTurn(playing)
+                try await scheduler.transfer(key: "playing", range: nil, ownership: playing) { await release.wait() }
+            }
+        }
+        try await waitUntil("the segment escalated, stopped waiting and took the link") { scheduler.leadingUrgency == .start }
+        #expect(playing.urgency == .start)
+        #expect(scheduler.mayProceed(playing))
+        #expect(!scheduler.mayProceed(head), "the player's buffer is about to run out")
+        #expect(head.mayBeCut)
+        release.open()
+        try await heldHead.value
+        try await heldPlaying.value
+    }
+
+    @Test("An escalation after the transfer ended changes nothing")
+    func escalationEndsWithItsTransfer() async throws {
+        let scheduler = LinkScheduler()
+        let playing = FetchOwnership(urgency: .buffering, escalation: .now + .milliseconds(100))
+        try await scheduler.escalating(playing) {
+            try await scheduler.transfer(key: "a", range: nil, ownership: playing) {}
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(playing.urgency == .buffering)
+        #expect(scheduler.leadingUrgency == .orphaned)
+    }
 }

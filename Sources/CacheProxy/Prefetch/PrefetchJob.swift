@@ -20,6 +20,8 @@ final class PrefetchJob: Sendable {
     let spent = Atomic<UInt64>(0)
     /// Set when the job left the list: it starts no new resource.
     private let stopping = Atomic<Bool>(false)
+    /// Its place in the app's list (0: the next video): the next video's start goes first.
+    let rank = Atomic<Int>(0)
 
     init(context: ProxyContext, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
          headers: OriginHeaderFields = OriginHeaderFields()) {
@@ -41,7 +43,11 @@ final class PrefetchJob: Sendable {
     /// How many seconds a segment of a `segments` budget stands for in a plain file.
     static let secondsPerSegment: Double = 6
 
-    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .ahead, headers: headers) }
+    /// The start buffer of a video is what the user waits for at the next swipe; the rest of
+    /// the budget is deeper buffering, behind a playing player's next segments.
+    private func warmer(_ urgency: FetchUrgency = .ahead) -> ResourceWarmer {
+        ResourceWarmer(context: context, lane: .segment, urgency: urgency, rank: rank.load(ordering: .relaxed), headers: headers)
+    }
 
     /// Runs the job; returns a note about what it left out, if anything.
     func run() async throws -> String? {
@@ -73,8 +79,11 @@ final class PrefetchJob: Sendable {
                 notes.append("\(media.url) is live: only its playlist was fetched")
                 continue
             }
+            var seconds = 0.0
             for item in HLSWarmPlan.items(of: media.playlist, url: media.url, budget: budget) {
-                try await fetch(item.origin, range: item.range, size: item.knownBytes)
+                let urgency: FetchUrgency = seconds < PlaylistResponder.startSeconds ? .ahead : .deep
+                try await fetch(item.origin, range: item.range, size: item.knownBytes, urgency: urgency)
+                if case .segment(let duration) = item.kind { seconds += max(0, duration) }
             }
         }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
@@ -98,7 +107,7 @@ final class PrefetchJob: Sendable {
     private func fetchPlaylist(_ url: OriginURL) async throws -> ResourceWarmer.FetchedPlaylist {
         try checkStillListed()
         try await admit(estimate: nil)
-        let fetched = try await warmer.playlist(url)
+        let fetched = try await warmer().playlist(url)
         spent.add(fetched.fetchedBytes, ordering: .relaxed)
         context.metrics?.recordPrefetched(fetched.fetchedBytes)
         return fetched
@@ -170,7 +179,7 @@ final class PrefetchJob: Sendable {
     /// a resource whose `size` is known to be larger than the bytes left, and cuts one of
     /// unknown size at them (the last resource of a prefetch may be partial; playing it fetches
     /// the rest).
-    private func fetch(_ origin: OriginURL, range: ByteRange?, size: UInt64?) async throws {
+    private func fetch(_ origin: OriginURL, range: ByteRange?, size: UInt64?, urgency: FetchUrgency = .ahead) async throws {
         try checkStillListed()
         var range = range
         if let remaining = remainingBytes {
@@ -184,7 +193,7 @@ final class PrefetchJob: Sendable {
         try await admit(estimate: size)
         // A prefetch pauses while players need the link, and a pause longer than the origin's
         // read timeout ends its transfer: the gap is fetched again, not the video given up.
-        let fetched = try await warmer.bytes(origin, range: range, attempts: Self.attempts)
+        let fetched = try await warmer(urgency).bytes(origin, range: range, attempts: Self.attempts)
         spent.add(fetched, ordering: .relaxed)
         context.metrics?.recordPrefetched(fetched)
     }

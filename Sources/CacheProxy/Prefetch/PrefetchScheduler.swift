@@ -53,6 +53,7 @@ final class PrefetchScheduler: Sendable {
                 return Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant, headers: headers),
                              state: .queued)
             }
+            for (position, entry) in queue.entries.enumerated() { entry.job.rank.store(position, ordering: .relaxed) }
             let staying = Set(queue.entries.map { ObjectIdentifier($0.job) })
             for entry in previous where entry.state == .running && !staying.contains(ObjectIdentifier(entry.job)) {
                 guard let task = entry.task else { continue }

@@ -11,6 +11,8 @@ struct ResourceWarmer: Sendable {
     /// How urgently a player needs what is warmed: fetches wait for, and pause behind, more
     /// urgent ones.
     let urgency: FetchUrgency
+    /// The order among fetches of that urgency (``FetchOwnership``), lower first.
+    var rank = 0
     /// The playback session whose traffic this is, if any.
     var session: SessionTraffic?
     /// The fields asked for the origin requests (a session's, a prefetch item's, a download's).
@@ -49,7 +51,7 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                let ownership = FetchOwnership(urgency: urgency, session: session, headers: headers, preemptible: true)
+                let ownership = FetchOwnership(urgency: urgency, rank: rank, session: session, headers: headers, preemptible: true)
                 if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
                     // Cut for a player's start: not a failure, the gap is claimed again below.
                     if !ownership.wasPreempted { lastError = error }

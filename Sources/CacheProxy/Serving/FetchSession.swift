@@ -9,7 +9,8 @@ import SparseFile
 ///
 /// Its fetches are as urgent as the player's need (``FetchUrgency``): a start when a playlist
 /// the player loaded named the bytes as its first segments, or they are an init section, key or
-/// probe; its next segments otherwise. Fetches of others it follows become as urgent.
+/// probe; a playing player's next segments while its buffer lasts (``PlaybackTimeline``), and
+/// as a start once it is about to run out. Fetches of others it follows become as urgent.
 final class FetchSession {
     let context: ProxyContext
     let origin: OriginURL
@@ -24,6 +25,11 @@ final class FetchSession {
     /// nothing is answered from what the cache knows), and whether it had to pass bytes through.
     private(set) var outcome = CacheOutcome.hit
     private var hasClaimed = false
+    private var followsOthers = false
+    /// The offset of the start segment this response serves, if it serves one.
+    private var startsPlaybackAt: UInt64?
+    /// Raises the fetches of others it follows when the player's buffer is about to run out.
+    private var followedEscalation: Task<Void, Never>?
 
     init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?, headers: OriginHeaderFields) {
         self.context = context
@@ -54,6 +60,17 @@ final class FetchSession {
         let scheduler = context.upstream.scheduler
         for piece in claim.plan.pieces where piece.state == .inFlight {
             scheduler.raise(key: key, range: piece.range, to: ownership.urgency, follower: ownership)
+            followsOthers = true
+        }
+        if followsOthers, followedEscalation == nil, let deadline = ownership.escalation {
+            // Fetches of others it follows (a prefetch of this very segment) are as urgent as
+            // the player, at the player's deadline too.
+            let key = key
+            followedEscalation = Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                scheduler.raise(key: key, range: nil, to: .start, follower: ownership)
+            }
         }
         for fill in claim.fills {
             let (upstream, origin) = (context.upstream, origin)
@@ -67,10 +84,26 @@ final class FetchSession {
 
     private func owner(range: ByteRange, lane: UpstreamLane.Kind) -> FetchOwnership {
         if let ownership { return ownership }
-        let isStart = lane == .express || context.startingSegments.contains(key, range: range)
-        let made = FetchOwnership(urgency: isStart ? .start : .ahead, session: session, headers: headers)
+        let made: FetchOwnership
+        if lane == .express || context.startingSegments.contains(key, range: range) {
+            startsPlaybackAt = range.offset
+            made = FetchOwnership(urgency: .start, session: session, headers: headers)
+        } else if let placement = context.playbackTimeline.place(key, offset: range.offset) {
+            let deadline = placement.deadline - PlaybackTimeline.lead
+            let urgency: FetchUrgency = deadline <= .now || isJump(from: placement.previous) ? .start : .buffering
+            made = FetchOwnership(urgency: urgency, escalation: urgency == .buffering ? deadline : nil, session: session, headers: headers)
+        } else {
+            made = FetchOwnership(urgency: .ahead, session: session, headers: headers)
+        }
         ownership = made
         return made
+    }
+
+    /// A player playing on asks for the segment after one it has or is getting: when nothing of
+    /// the previous segment is cached or in flight, it jumped (a seek), and waits as at a start.
+    private func isJump(from previous: PlaybackTimeline.Segment?) -> Bool {
+        guard let previous, let wanted = previous.range ?? ByteRange(offset: 0, length: 1) else { return false }
+        return context.store.plan(key: previous.key, range: wanted).pieces.allSatisfy { $0.state == .missing }
     }
 
     /// The error of this session's fetch that was to deliver byte `position`, once it ended;
@@ -90,6 +123,8 @@ final class FetchSession {
     /// The response is over: fetches it started are orphaned, and go on only while nothing
     /// more urgent needs the link and little is left of them.
     func end() {
+        followedEscalation?.cancel()
+        if let startsPlaybackAt { context.playbackTimeline.playbackStarted(key, offset: startsPlaybackAt) }
         if let ownership { context.upstream.scheduler.ownerLeft(ownership) }
     }
 }

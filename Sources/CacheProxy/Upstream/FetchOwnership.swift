@@ -28,12 +28,39 @@ final class FetchOwnership: Sendable {
     let isPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
 
-    init(urgency: FetchUrgency, session: SessionTraffic? = nil, headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false) {
+    /// When the fetch becomes a ``FetchUrgency/start``: a playing player's next segment, at the
+    /// moment its buffer is about to run out (``PlaybackTimeline``). ``LinkScheduler`` raises it.
+    let escalation: ContinuousClock.Instant?
+
+    /// - Parameters:
+    ///   - rank: the order among fetches of the same urgency, lower first (a prefetch job's place
+    ///     in the app's list: the next video's head before the one after it).
+    ///   - escalation: when the fetch becomes a start (see ``escalation``).
+    init(
+        urgency: FetchUrgency, rank: Int = 0, escalation: ContinuousClock.Instant? = nil, session: SessionTraffic? = nil,
+        headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false
+    ) {
         isPreemptible = preemptible
-        level = Atomic(urgency.rawValue)
+        level = Atomic(Self.priority(urgency, rank: rank))
+        self.escalation = escalation
         self.session = session
         self.headers = headers
     }
+
+    /// Ranks told apart within one urgency; higher ranks share the last.
+    private static let ranks = 64
+
+    private static func priority(_ urgency: FetchUrgency, rank: Int) -> Int {
+        urgency.rawValue * ranks + min(max(rank, 0), ranks - 1)
+    }
+
+    /// The urgency of a priority from ``priority``.
+    static func urgency(ofPriority priority: Int) -> FetchUrgency {
+        FetchUrgency(rawValue: priority / ranks) ?? .orphaned
+    }
+
+    /// The priority of no transfer at all: below every orphan.
+    static let idlePriority = priority(.orphaned, rank: ranks)
 
     var isOwnerGone: Bool { gone.load(ordering: .relaxed) }
 
@@ -50,9 +77,12 @@ final class FetchOwnership: Sendable {
 
     /// How urgent the fetch is now: ``FetchUrgency/orphaned`` once its client left and nobody
     /// follows it.
-    var urgency: FetchUrgency {
-        if gone.load(ordering: .relaxed), !followed.load(ordering: .relaxed) { return .orphaned }
-        return FetchUrgency(rawValue: level.load(ordering: .relaxed)) ?? .orphaned
+    var urgency: FetchUrgency { Self.urgency(ofPriority: priority) }
+
+    /// The urgency and the rank within it, as one number: lower goes first.
+    var priority: Int {
+        if gone.load(ordering: .relaxed), !followed.load(ordering: .relaxed) { return Self.priority(.orphaned, rank: 0) }
+        return level.load(ordering: .relaxed)
     }
 
     func ownerLeft() {
@@ -63,12 +93,21 @@ final class FetchOwnership: Sendable {
     /// whether anything changed.
     func raise(to urgency: FetchUrgency) -> Bool {
         let wasFollowed = followed.exchange(true, ordering: .relaxed)
+        return lower(to: Self.priority(urgency, rank: 0)) || !wasFollowed
+    }
+
+    /// Its ``escalation`` came: the fetch is a start from now on. Returns whether anything changed.
+    func escalate() -> Bool {
+        lower(to: Self.priority(.start, rank: 0))
+    }
+
+    private func lower(to desired: Int) -> Bool {
         var current = level.load(ordering: .relaxed)
-        while urgency.rawValue < current {
-            let (exchanged, original) = level.compareExchange(expected: current, desired: urgency.rawValue, ordering: .relaxed)
+        while desired < current {
+            let (exchanged, original) = level.compareExchange(expected: current, desired: desired, ordering: .relaxed)
             if exchanged { return true }
             current = original
         }
-        return !wasFollowed
+        return false
     }
 }

@@ -9,13 +9,20 @@ enum FetchUrgency: Int, Sendable, Comparable, CaseIterable, CustomStringConverti
     /// A player whose video has not started: its playlists, init sections, keys and first
     /// segments, and a session's start buffer.
     case start = 0
-    /// The heads of the next videos of a feed (prefetch), and a playing player's next segments.
+    /// The start buffers of the next videos of a feed (prefetch, in the app's order), a
+    /// session's next segments, and a player's next segments that the proxy cannot place on
+    /// its presentation's timeline.
     case ahead = 1
-    /// Deeper buffering: a session's segments far from the player's position, offline
-    /// downloads, background revalidation of cached playlists.
-    case deep = 2
+    /// A playing player's next segment while its buffer lasts: the next video's start is the
+    /// sooner wait on a feed, where the user swipes within seconds. It becomes a ``start`` when
+    /// the player's buffer is about to run out (``PlaybackTimeline``).
+    case buffering = 2
+    /// Deeper buffering: a session's segments far from the player's position, a prefetch
+    /// beyond a video's start buffer, offline downloads, background revalidation of cached
+    /// playlists.
+    case deep = 3
     /// A fetch whose client went away: finished only while nothing else needs the link.
-    case orphaned = 3
+    case orphaned = 4
 
     static func < (lhs: FetchUrgency, rhs: FetchUrgency) -> Bool {
         lhs.rawValue < rhs.rawValue
@@ -25,6 +32,7 @@ enum FetchUrgency: Int, Sendable, Comparable, CaseIterable, CustomStringConverti
         switch self {
         case .start: "start"
         case .ahead: "ahead"
+        case .buffering: "buffering"
         case .deep: "deep"
         case .orphaned: "orphaned"
         }

@@ -1,7 +1,7 @@
 import SparseFile
 import Synchronization
 
-/// Gives the link to the origin to the most urgent fetches in flight.
+/// Gives the link to the origin to the most urgent fetches in flight (by urgency, then rank).
 ///
 /// A phone's link is one narrow pipe that every connection shares, and TCP shares it evenly:
 /// two prefetch transfers beside a starting video leave that video a third of the bandwidth.
@@ -33,15 +33,15 @@ final class LinkScheduler: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The urgency of the most urgent transfer registered (``FetchUrgency/orphaned`` when none).
-    private let leading = Atomic<Int>(FetchUrgency.orphaned.rawValue)
+    /// The priority (``FetchOwnership/priority``) of the most urgent transfer registered.
+    private let leading = Atomic<Int>(FetchOwnership.idlePriority)
 
     /// The most urgent transfer's urgency now.
-    var leadingUrgency: FetchUrgency { FetchUrgency(rawValue: leading.load(ordering: .relaxed)) ?? .orphaned }
+    var leadingUrgency: FetchUrgency { FetchOwnership.urgency(ofPriority: leading.load(ordering: .relaxed)) }
 
     /// Whether a transfer owned by `ownership` may use the link now.
     func mayProceed(_ ownership: FetchOwnership) -> Bool {
-        ownership.urgency.rawValue <= leading.load(ordering: .relaxed)
+        ownership.priority <= leading.load(ordering: .relaxed)
     }
 
     /// Runs `body` (one origin transfer of `range` of `key`) registered with `ownership`'s urgency.
@@ -56,6 +56,19 @@ final class LinkScheduler: Sendable {
             state.withLock { _ = $0.transfers.removeValue(forKey: identifier) }
             reevaluate()
         }
+        return try await body()
+    }
+
+    /// Runs `body` (the fetches of `ownership`, from the wait for their turn to their end) and
+    /// raises `ownership` to a start at its ``FetchOwnership/escalation``, if it has one.
+    func escalating<T>(_ ownership: FetchOwnership, _ body: () async throws -> T) async rethrows -> T {
+        guard let deadline = ownership.escalation else { return try await body() }
+        let escalation = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled, ownership.escalate() else { return }
+            self?.reevaluate()
+        }
+        defer { escalation.cancel() }
         return try await body()
     }
 
@@ -109,7 +122,7 @@ final class LinkScheduler: Sendable {
     /// Looks at the urgencies again and wakes every paused transfer to look too.
     private func reevaluate() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            let most = state.transfers.values.map(\.ownership.urgency.rawValue).min() ?? FetchUrgency.orphaned.rawValue
+            let most = state.transfers.values.map(\.ownership.priority).min() ?? FetchOwnership.idlePriority
             leading.store(most, ordering: .relaxed)
             state.generation &+= 1
             defer { state.waiters.removeAll() }

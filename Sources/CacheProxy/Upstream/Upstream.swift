@@ -142,10 +142,12 @@ final class Upstream: Sendable {
         do {
             // A less urgent fetch does not even ask before its turn: the request would queue its
             // answer behind the bytes a player waits for.
-            try await scheduler.waitForTurn(ownership)
-            try await self.lane(lane).run {
-                try await scheduler.transfer(key: fill.key, range: fill.range, ownership: ownership) {
-                    try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
+            try await scheduler.escalating(ownership) {
+                try await scheduler.waitForTurn(ownership)
+                try await self.lane(lane).run {
+                    try await scheduler.transfer(key: fill.key, range: fill.range, ownership: ownership) {
+                        try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
+                    }
                 }
             }
             return nil
