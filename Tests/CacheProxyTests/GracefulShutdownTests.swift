@@ -77,10 +77,12 @@ struct GracefulShutdownTests {
         #expect(store.entry(for: store.key(for: Self.origin))?.cachedBytes == UInt64(Self.size))
     }
 
-    @Test("A client that stops reading is cut off at the grace period, and the process still exits 0", .timeLimit(.minutes(1)))
-    func gracePeriodEnds() async throws {
+    /// `serve` over a cache holding the movie, with `arguments`, and a client that asked for the
+    /// whole movie on a connection with a small receive buffer and then stops reading. The
+    /// directory is returned to be kept: it is removed when released.
+    static func serveWithStalledClient(_ arguments: [String]) async throws -> (ServeProcess, RawConnection, TemporaryDirectory) {
         let directory = try Self.cacheHoldingMovie(Self.body)
-        let serve = try ServeProcess(["--cache-dir", directory.path, "--shutdown-grace", "1"])
+        let serve = try ServeProcess(["--cache-dir", directory.path] + arguments)
         let stalled = try RawConnection(port: serve.port, receiveBufferSize: 16 * 1024)
         let target = "/proxy?url=" + percentEncoded(Self.origin)
         stalled.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(serve.port)\r\n\r\n")
@@ -90,6 +92,13 @@ struct GracefulShutdownTests {
         probe.headers.add(name: "Range", value: "bytes=0-0")
         #expect(try await client.execute(probe, timeout: .seconds(10)).status == .partialContent)
         try await client.shutdown()
+        return (serve, stalled, directory)
+    }
+
+    @Test("A client that stops reading is cut off at the grace period, and the process still exits 0", .timeLimit(.minutes(1)))
+    func gracePeriodEnds() async throws {
+        let (serve, stalled, directory) = try await Self.serveWithStalledClient(["--shutdown-grace", "1"])
+        defer { withExtendedLifetime(directory) {} }
         let signalled = ContinuousClock.now
         serve.signal(SIGTERM)
         #expect(await serve.exitStatus() == 0, "standard error: \(serve.standardError)")

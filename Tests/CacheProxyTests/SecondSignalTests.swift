@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Testing
 import TestSupport
@@ -11,18 +10,9 @@ struct SecondSignalTests {
     @Test("A second SIGINT (or SIGTERM) during the drain exits at once with 128 + the signal, cutting the client that stopped reading",
           .timeLimit(.minutes(1)), arguments: [SIGINT, SIGTERM])
     func secondSignalStopsAtOnce(signal: Int32) async throws {
-        let directory = try GracefulShutdownTests.cacheHoldingMovie(GracefulShutdownTests.body)
         // A grace period far longer than the test's bound: only the second signal can end it in time.
-        let serve = try ServeProcess(["--cache-dir", directory.path, "--shutdown-grace", "60", "--log-level", "info"])
-        let stalled = try RawConnection(port: serve.port, receiveBufferSize: 16 * 1024)
-        let target = "/proxy?url=" + percentEncoded(GracefulShutdownTests.origin)
-        stalled.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(serve.port)\r\n\r\n")
-        // A second request on another connection proves the first was read before the signal.
-        let client = GracefulShutdownTests.client()
-        var probe = HTTPClientRequest(url: "http://127.0.0.1:\(serve.port)\(target)")
-        probe.headers.add(name: "Range", value: "bytes=0-0")
-        #expect(try await client.execute(probe, timeout: .seconds(10)).status == .partialContent)
-        try await client.shutdown()
+        let (serve, stalled, directory) = try await GracefulShutdownTests.serveWithStalledClient(["--shutdown-grace", "60", "--log-level", "info"])
+        defer { withExtendedLifetime(directory) {} }
         serve.signal(signal)
         // The first signal drains: the process waits for the stalled response.
         #expect(await serve.waitForError(containing: "waiting at most 60.0 seconds for 1 response in flight"), "\(serve.standardError)")

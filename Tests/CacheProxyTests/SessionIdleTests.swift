@@ -7,26 +7,33 @@ import TestSupport
 /// or a new session that needs an idle one's place past the limit.
 @Suite("Paused players and idle sessions", .timeLimit(.minutes(2)))
 struct SessionIdleTests {
-    /// Opens a session over `presentation`'s lowest variant, plays its first two segments, and
-    /// waits until the session is idle. Returns the session, its media playlist URL and the
-    /// segment URLs.
-    private func playThenPause(_ client: SessionClient, _ presentation: TestPresentation, _ harness: ProxyHarness,
-                               extra: String = "") async throws -> (SessionClient.Opened, String, [String]) {
+    /// A player that played and paused: a presentation published under `root`, a session over
+    /// its lowest variant whose player played the first two segments, idle by now.
+    private struct Paused {
+        var client: SessionClient
+        var presentation: TestPresentation
+        var session: SessionClient.Opened
+        var media: String
+        var segments: [String]
+    }
+
+    private func playThenPause(_ harness: ProxyHarness, root: String) async throws -> Paused {
+        let presentation = TestPresentation.publish(root, on: harness.origin, segments: 4)
+        let client = SessionClient(harness: harness)
         let session = try await client.open(
-            #"{"url": "\#(harness.origin.url(presentation.masterPath))", "quality": "lowest", "idleTimeout": 0.3\#(extra)}"#)
+            #"{"url": "\#(harness.origin.url(presentation.masterPath))", "quality": "lowest", "idleTimeout": 0.3}"#)
         let media = try #require(SessionClient.uris(in: try await client.get(session.playlist).body).first)
         let segments = SessionClient.uris(in: try await client.get(media).body)
         for index in 0..<2 { #expect(try await client.get(segments[index]).body == presentation.segmentBytes(variant: 0, segment: index)) }
         #expect(try await SessionClient.eventually(timeout: .seconds(30)) { try await client.status(session.id)["state"] as? String == "idle" })
-        return (session, media, segments)
+        return Paused(client: client, presentation: presentation, session: session, media: media, segments: segments)
     }
 
     @Test("A paused player resumes past the idle timeout: its playlists and cached segments answer 200, even offline; DELETE then gives 410")
     func pausedPlayerResumes() async throws {
         try await ProxyHarness.run { harness in
-            let presentation = TestPresentation.publish("p", on: harness.origin, segments: 4)
-            let client = SessionClient(harness: harness)
-            let (session, media, segments) = try await playThenPause(client, presentation, harness)
+            let paused = try await playThenPause(harness, root: "p")
+            let (client, presentation, session, media, segments) = (paused.client, paused.presentation, paused.session, paused.media, paused.segments)
             await harness.origin.stop()
             let playlist = try await client.get(session.playlist)
             #expect(playlist.status == 200 && SessionClient.uris(in: playlist.body) == [media])
@@ -48,9 +55,8 @@ struct SessionIdleTests {
     @Test("Two requests resuming one idle session at once both get 200 and resume it once")
     func concurrentResume() async throws {
         try await ProxyHarness.run { harness in
-            let presentation = TestPresentation.publish("c", on: harness.origin, segments: 4)
-            let client = SessionClient(harness: harness)
-            let (session, media, segments) = try await playThenPause(client, presentation, harness)
+            let paused = try await playThenPause(harness, root: "c")
+            let (client, session, media, segments) = (paused.client, paused.session, paused.media, paused.segments)
             async let first = client.get(media)
             async let second = client.get(segments[1])
             let statuses = try await [first.status, second.status]

@@ -4,8 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A session's life: opened by an app over HTTP or from Swift, reported, closed by DELETE, idle
-/// after its idle timeout, refused with a reason when its request is wrong.
+/// A session's life: opened by an app over HTTP or from Swift, reported, closed by DELETE (idle
+/// sessions: SessionIdleTests), refused with a reason when its request is wrong.
 @Suite("Playback session lifecycle", .timeLimit(.minutes(2)))
 struct SessionLifecycleTests {
     @Test("A session reports its position, buffer and traffic, in /sessions and /status too")
@@ -54,22 +54,6 @@ struct SessionLifecycleTests {
             #expect(try await client.send(.GET, "/sessions/0123456789abcdef").status == 404)
             #expect(try await client.get(session.playlist).status == 410)
             #expect(try await client.send(.GET, "/sessions/nope/index.m3u8").status == 404)
-        }
-    }
-
-    @Test("A session without requests for its idle timeout goes idle and stops fetching")
-    func idleExpiry() async throws {
-        try await ProxyHarness.run { harness in
-            let slow = TestOrigin.Faults(chunkDelay: .milliseconds(100), chunkSize: 2_000)
-            let presentation = TestPresentation.publish("i", on: harness.origin, segments: 6, faults: slow)
-            let client = SessionClient(harness: harness)
-            let session = try await client.open(
-                #"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", "bufferAhead": {"segments": 6}, "idleTimeout": 0.3}"#)
-            #expect(try await SessionClient.eventually { (try await client.status(session.id)["state"] as? String) == "idle" })
-            // Every fetch it started was cut (a segment takes the origin about a second), and
-            // nothing is left on the lane to start another.
-            let outcomes = try await SessionClient.originSettled(harness, prefix: "/i/low/s")
-            #expect(!outcomes.isEmpty && outcomes.allSatisfy { $0 == .abandoned }, "\(outcomes)")
         }
     }
 

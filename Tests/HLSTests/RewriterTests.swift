@@ -207,6 +207,26 @@ import Testing
         #expect(noIFrames.iFrameVariants.isEmpty && noIFrames.variants.count == 3)
     }
 
+    @Test func aRenditionThePolicyRefusesLosesItsLineAndNothingElse() throws {
+        let input = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",URI="en.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="French",URI="fr.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=900,AUDIO="a"
+            hi.m3u8
+
+            """
+        var policy = HLSProxyRewritePolicy(endpoint: Self.endpoint)
+        policy.keepRendition = { $0 == 0 }
+        let refused = try Self.rewrite(input, policy)
+        let all = try Self.rewrite(input, HLSProxyRewritePolicy(endpoint: Self.endpoint))
+        #expect(try HLSPlaylist.parsed(refused).renditions.map(\.name) == ["English"])
+        #expect(all.split(separator: "\n").filter { !$0.contains("French") } == refused.split(separator: "\n"), "only that line goes")
+        // With unreferenced renditions dropped too, a refused one stays dropped.
+        policy.dropsUnreferencedRenditions = true
+        #expect(try HLSPlaylist.parsed(try Self.rewrite(input, policy)).renditions.map(\.name) == ["English"])
+    }
+
     @Test func aKeptIFrameVariantKeepsItsVideoGroup() throws {
         let input = """
             #EXTM3U

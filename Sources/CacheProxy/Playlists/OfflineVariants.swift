@@ -29,14 +29,18 @@ struct OfflineVariants {
     func restrict(_ policy: inout HLSProxyRewritePolicy, loaded: PlaylistLoader.Loaded, origin: OriginURL) async {
         guard loaded.source != .origin, let playlist = loaded.playlist, playlist.kind == .master,
               let base = HLSBaseURL(loaded.url) else { return }
+        let key = context.store.key(for: origin.string)
+        // The common case, an origin that answers and no revalidation to wait for, costs no look
+        // at the cached media playlists.
+        guard context.upstream.breakers.hasFailedSinceLastAnswer(origin.authority) || context.playlistFreshness.isRevalidating(key) else {
+            return
+        }
         let selection = startable(in: playlist, base: base)
-        guard !selection.isComplete, await originUnreachable(origin) else { return }
-        guard selection.hasVariants else { return }
+        guard !selection.isComplete, selection.hasVariants, await originUnreachable(origin) else { return }
         let (variants, iFrames, renditions) = (selection.variants, selection.iFrameVariants, selection.renditions)
         policy.keepVariant = { summary in summary.isIFrameOnly ? iFrames.contains(summary.index) : variants.contains(summary.index) }
         policy.keepRendition = { renditions.contains($0) }
         policy.dropsUnreferencedRenditions = true
-        let key = context.store.key(for: origin.string)
         if context.playlistFreshness.shouldLogOfflineListing(key) {
             context.logger.notice(
                 "the origin is unreachable: a cached multivariant playlist lists only the variants that can play from the cache",

@@ -108,29 +108,30 @@ final class SessionEngine: Sendable {
     /// cancelled.
     @discardableResult
     func suspend() -> Int {
-        let (fetches, waiters) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
-            guard !state.isClosed, !state.isSuspended else { return ([], []) }
+        stopFetching(when: { state in
+            guard !state.isClosed, !state.isSuspended else { return false }
             state.isSuspended = true
             state.generation += 1
-            _ = state.buffer.stop()
-            defer {
-                state.fetches.removeAll()
-                state.waiters.removeAll()
-            }
-            return (Array(state.fetches.values), Array(state.waiters.values))
-        }
-        for fetch in fetches { fetch.cancel() }
-        for waiter in waiters { waiter.resume() }
-        return fetches.count
+            return true
+        })
     }
 
     /// Stops the session: its fetches are cancelled at once and nothing starts again. Returns
     /// how many fetches it cancelled.
     @discardableResult
     func close() -> Int {
-        let (fetches, waiters) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
-            guard !state.isClosed else { return ([], []) }
+        stopFetching(when: { state in
+            guard !state.isClosed else { return false }
             state.isClosed = true
+            return true
+        })
+    }
+
+    /// Cancels every fetch and wakes every waiter, when `transition` (run under the lock) says
+    /// the session stops fetching now. Returns how many fetches it cancelled.
+    private func stopFetching(when transition: (inout State) -> Bool) -> Int {
+        let (fetches, waiters) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            guard transition(&state) else { return ([], []) }
             _ = state.buffer.stop()
             defer {
                 state.fetches.removeAll()
