@@ -7,12 +7,7 @@ import Testing
 /// verdict on addresses, `OriginAddressPolicy` (FuzzOriginGuard). The inputs FuzzOriginResponse
 /// crashed on are kept in `Fuzz/FuzzOriginResponse/crashes/` and replayed here.
 @Suite struct OriginResponseFuzzInputTests {
-    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/FuzzOriginResponse")
-
-    static var crashInputs: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent("crashes").path)) ?? []).sorted()
-    }
+    static var crashInputs: [String] { KeptFuzzInputs.names(of: "FuzzOriginResponse") }
 
     @Test func theKeptCrashInputsAreFound() {
         #expect(Self.crashInputs.contains("content-range-to-the-last-offset"))
@@ -22,7 +17,7 @@ import Testing
     /// for and ends at a 64-bit offset inside the resource.
     @Test(arguments: crashInputs)
     func anAcceptedPartialBodyHoldsTheByteAskedFor(_ name: String) throws {
-        let text = String(decoding: try Data(contentsOf: Self.fuzz.appendingPathComponent("crashes/\(name)")), as: UTF8.self)
+        let text = String(decoding: try KeptFuzzInputs.bytes(of: "FuzzOriginResponse", name), as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let numbers = (lines.first ?? "").split(separator: " ")
         let status = numbers.first.flatMap { Int($0) } ?? 206

@@ -8,12 +8,7 @@ import Testing
 /// still holds the target's property: a next hop the proxy accepts is the host the HTTP client
 /// connects to.
 @Suite struct RedirectFuzzInputTests {
-    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/FuzzRedirect")
-
-    static var crashInputs: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent("crashes").path)) ?? []).sorted()
-    }
+    static var crashInputs: [String] { KeptFuzzInputs.names(of: "FuzzRedirect") }
 
     @Test func theKeptCrashInputsAreFound() {
         #expect(Self.crashInputs.contains("percent-encoded-host"))
@@ -21,7 +16,7 @@ import Testing
 
     @Test(arguments: crashInputs)
     func nextHopIsTheHostTheClientConnectsTo(_ name: String) throws {
-        let bytes = [UInt8](try Data(contentsOf: Self.fuzz.appendingPathComponent("crashes/\(name)")))
+        let bytes = [UInt8](try KeptFuzzInputs.bytes(of: "FuzzRedirect", name))
         let base = try #require(HLSBaseURL("https://origin.example/a/b/index.m3u8?token=t"))
         let target = base.resolve(String(decoding: bytes, as: UTF8.self))
         // A refused hop is fetched by no one: the property is about accepted ones.
