@@ -96,7 +96,7 @@ serve_on() {
     shift 2
     "$binary" serve --port 0 --cache-dir "$cache" --log-level warning "$@" >"$output" 2>"$output.err" &
     PROXY_PID=$!
-    for _ in $(seq 1 200); do [ "$(wc -l <"$output")" -ge 4 ] && break; sleep 0.05; done
+    for _ in $(seq 1 600); do [ "$(wc -l <"$output")" -ge 4 ] && break; sleep 0.05; done
     proxy=$(sed -n 's/^listening on \(http:\/\/127.0.0.1:[0-9]*\)$/\1/p' "$output")
     [ -n "$proxy" ] || { echo "e2e-newcomer: the proxy did not start: $(cat "$output.err")" >&2; exit 1; }
 }
@@ -130,7 +130,7 @@ session_id=$(json_field id <<<"$session")
 session_playlist=$(json_field playlist <<<"$session")
 packets "$session_playlist" paused-start -t 2 || true
 state=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
     state=$(curl -sf "$proxy/sessions/$session_id" | json_field state || true)
     [ "$state" = idle ] && break
     sleep 0.1
