@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# End to end: DASH through `sparsecache serve` (issue 36). ffmpeg makes three DASH presentations
-# of one 6 s source (SegmentTemplate with a SegmentTimeline, SegmentTemplate with $Number$, and a
-# single file per Representation addressed by byte ranges); nginx serves them on 127.0.0.1.
+# End to end: DASH through `sparsecache serve` (issue 36). ffmpeg makes four DASH presentations
+# of one 6 s source (SegmentTemplate with a SegmentTimeline, SegmentTemplate with $Number$, a
+# single file per Representation addressed by a SegmentList of byte ranges, and the same as a
+# SegmentBase whose segments its player finds in the file's sidx box); nginx serves them.
 # Each is played by ffmpeg (its dash demuxer) and by GStreamer's dashdemux (when installed):
 # directly from nginx, through the proxy (ffmpeg at /proxy?url=..., the URL issue 36 failed with;
 # GStreamer at the path form /dash/...), and through the proxy again with nginx stopped. Every
@@ -33,13 +34,39 @@ declare -A layout=(
     [timeline]="-use_template 1 -use_timeline 1"
     [number]="-use_template 1 -use_timeline 0"
     [single]="-single_file 1"
+    [base]="-single_file 1 -global_sidx 1"
 )
-presentations=(timeline number single)
+presentations=(timeline number single base)
 for name in "${presentations[@]}"; do
     mkdir -p "$work/www/direct/$name"
     # shellcheck disable=SC2086 # the layout's options are words
     (cd "$work/www/direct/$name" && ffmpeg -nostdin -loglevel error -y "${source[@]}" "${encode[@]}" ${layout[$name]} manifest.mpd)
 done
+# ffmpeg writes no SegmentBase: its SegmentList's Initialization range ends with the global sidx
+# box, which becomes the SegmentBase's @indexRange (the init section is what precedes it).
+python3 - "$work/www/direct/base" <<'PY'
+import re, sys
+folder = sys.argv[1]
+mpd = open(folder + "/manifest.mpd").read()
+
+def segment_base(match):
+    name, init_last = match.group(1), int(match.group(2))
+    head = open("%s/%s" % (folder, name), "rb").read(init_last + 1)
+    offset = 0
+    while offset + 8 <= len(head):
+        size = int.from_bytes(head[offset:offset + 4], "big")
+        if head[offset + 4:offset + 8] == b"sidx" and size >= 8:
+            return ('<BaseURL>%s</BaseURL><SegmentBase indexRange="%d-%d"><Initialization range="0-%d"/></SegmentBase>'
+                    % (name, offset, offset + size - 1, offset - 1))
+        offset += max(size, 8)
+    sys.exit("no sidx box in the init section of " + name)
+
+pattern = r'<BaseURL>([^<]+)</BaseURL>\s*<SegmentList[^>]*>\s*<Initialization range="0-(\d+)"\s*/>.*?</SegmentList>'
+mpd, count = re.subn(pattern, segment_base, mpd, flags=re.S)
+if count == 0:
+    sys.exit("no SegmentList to replace")
+open(folder + "/manifest.mpd", "w").write(mpd)
+PY
 # The proxy plays its own copy, so that nginx's log tells its requests from the direct plays'.
 cp -r "$work/www/direct" "$work/www/proxied"
 
