@@ -167,4 +167,22 @@ struct LinkSchedulerTests {
         #expect(playing.urgency == .buffering)
         #expect(scheduler.leadingUrgency == .orphaned)
     }
+
+    @Test("A fetch still waiting for its turn is raised by a client that follows its bytes, and goes at once")
+    func waitingFetchIsRaised() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let nextHead = hold(scheduler, "next", FetchOwnership(urgency: .ahead, preemptible: true), until: release)
+        try await waitUntil("the next video's head is registered") { scheduler.leadingUrgency == .ahead }
+        let dropped = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
+        let waiting = Task { try await scheduler.waitForTurn(dropped, key: "swiped-to", range: .init(offset: 0, length: 100)) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!scheduler.mayProceed(dropped))
+        scheduler.raise(key: "swiped-to", range: .init(offset: 50, length: 10), to: .start)
+        try await waiting.value
+        #expect(dropped.urgency == .start)
+        #expect(!dropped.mayBeCut, "followed by the player")
+        release.open()
+        try await nextHead.value
+    }
 }

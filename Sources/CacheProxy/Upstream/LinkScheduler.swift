@@ -24,6 +24,9 @@ final class LinkScheduler: Sendable {
 
     private struct State {
         var transfers: [UInt64: Transfer] = [:]
+        /// Fetches waiting for their turn before they ask the origin: a client that follows
+        /// their bytes raises them too (they hold claimed bytes that it waits for).
+        var waiting: [UInt64: Transfer] = [:]
         var nextTransfer: UInt64 = 0
         /// Paused transfers, woken at every change to look again.
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -73,8 +76,20 @@ final class LinkScheduler: Sendable {
     }
 
     /// Waits until a transfer owned by `ownership` may use the link, or is orphaned (its caller
-    /// then cuts it). Throws when the task is cancelled.
-    func waitForTurn(_ ownership: FetchOwnership) async throws {
+    /// then cuts it). Throws when the task is cancelled. A fetch of `range` of `key` that waits
+    /// names them, so that ``raise(key:range:to:follower:)`` finds it.
+    func waitForTurn(_ ownership: FetchOwnership, key: String? = nil, range: ByteRange? = nil) async throws {
+        guard let key else { return try await waitUntilItsTurn(ownership) }
+        let identifier = state.withLock { state -> UInt64 in
+            state.nextTransfer += 1
+            state.waiting[state.nextTransfer] = Transfer(key: key, range: range, ownership: ownership)
+            return state.nextTransfer
+        }
+        defer { state.withLock { _ = $0.waiting.removeValue(forKey: identifier) } }
+        try await waitUntilItsTurn(ownership)
+    }
+
+    private func waitUntilItsTurn(_ ownership: FetchOwnership) async throws {
         while true {
             let generation = state.withLock { $0.generation }
             if mayProceed(ownership) || ownership.urgency == .orphaned { return }
@@ -96,7 +111,7 @@ final class LinkScheduler: Sendable {
     func raise(key: String, range: ByteRange?, to urgency: FetchUrgency, follower: FetchOwnership? = nil) {
         let changed = state.withLock { state -> Bool in
             var changed = false
-            for transfer in state.transfers.values
+            for transfer in Array(state.transfers.values) + state.waiting.values
             where transfer.key == key && transfer.ownership !== follower && Self.overlap(transfer.range, range) {
                 if transfer.ownership.raise(to: urgency) { changed = true }
             }

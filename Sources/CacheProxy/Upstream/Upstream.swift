@@ -143,7 +143,7 @@ final class Upstream: Sendable {
             // A less urgent fetch does not even ask before its turn: the request would queue its
             // answer behind the bytes a player waits for.
             try await scheduler.escalating(ownership) {
-                try await scheduler.waitForTurn(ownership)
+                try await scheduler.waitForTurn(ownership, key: fill.key, range: fill.range)
                 try await self.lane(lane).run {
                     try await scheduler.transfer(key: fill.key, range: fill.range, ownership: ownership) {
                         try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
