@@ -360,4 +360,7 @@ public final class CacheProxy: Sendable {
 
     /// The state `GET /status` reports; nil while the proxy is not running.
     public var status: ProxyStatus? { running?.context.status }
+
+    /// The store's management, through the running proxy when it runs (CacheProxy+StoreControl).
+    var storeControl: StoreControl { StoreControl(store: store, context: running?.context) }
 }

@@ -22,6 +22,8 @@ public struct CacheProxyError: Error, Hashable, Sendable, CustomStringConvertibl
         /// An origin could not be reached, or answered with an error, and the cache could not
         /// stand in.
         public static let originFailed = Code(name: "originFailed")
+        /// The proxy has nothing by that name (a store entry, a download).
+        public static let notFound = Code(name: "notFound")
     }
 
     public var code: Code

@@ -52,7 +52,7 @@ struct DashboardTests {
 
     @Test("Bad /entries parameters are 400, other methods on / are 405", arguments: [
         ("/entries?limit=0", HTTPMethod.GET, 400), ("/entries?limit=1001", .GET, 400), ("/entries?offset=-1", .GET, 400),
-        ("/entries?page=2", .GET, 400), ("/", .POST, 405), ("/entries", .DELETE, 405),
+        ("/entries?page=2", .GET, 400), ("/", .POST, 405), ("/entries", .PUT, 405),
     ])
     func refusals(path: String, method: HTTPMethod, status: Int) async throws {
         try await ProxyHarness.run { harness in

@@ -118,6 +118,7 @@ struct RouteLabelTests {
         ("/proxy?url=x", "proxy"), ("/proxy", "proxy"), ("/sessions/abc/index.m3u8?_HLS_msn=1", "session"),
         ("/sessions/abc/proxy?url=x", "session"), ("/sessions", "sessions"), ("/sessions/abc", "sessions"),
         ("/prefetch", "prefetch"), ("/downloads", "downloads"), ("/downloads/abc", "downloads"), ("/status", "status"), ("/debug/status", "status"), ("/metrics", "metrics"),
+        ("/entries?url=x", "store"), ("/entries/pin", "store"), ("/evict", "store"),
         ("/", "other"), ("/proxyx", "other"), ("/metrics/x", "other"),
     ])
     func routes(target: String, route: String) {

@@ -11,6 +11,9 @@ struct RequestBodyRuleTests {
         ("/prefetch", #"{"urls": ["http://127.0.0.1:9/a.m3u8"], "seconds": 6, "#),
         ("/sessions", #"{"url": "http://127.0.0.1:9/a.m3u8", "#),
         ("/downloads", #"{"url": "http://127.0.0.1:9/a.m3u8", "#),
+        ("/entries/pin", #"{"url": "http://127.0.0.1:9/a.ts", "#),
+        ("/entries/unpin", #"{"url": "http://127.0.0.1:9/a.ts", "#),
+        ("/evict", #"{"to": 0, "#),
     ]
 
     @Test("A misspelt member gets 400 naming it, on every route that takes a body", arguments: routes)
@@ -67,6 +70,22 @@ struct RequestBodyRuleTests {
     ])
     func downloadBodies(body: String, field: String, message: String) {
         let error = #expect(throws: ParseError.self) { try DownloadRequest(parsing: Array(body.utf8)) }
+        #expect(error?.field == field)
+        #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error?.message))")
+    }
+
+    @Test("Entry and evict bodies: wrong kinds say what they must be", arguments: [
+        (#"{"url": 3}"#, #""url""#, #""url" must be an entry's URL"#),
+        (#"{"url": ""}"#, #""url""#, #""url" must be an entry's URL"#),
+        (#"{}"#, #""url""#, #""url" is missing"#),
+        (#"{"to": "1GB"}"#, #""to""#, #""to" must be a whole number of bytes"#),
+        (#"{"to": 1.5}"#, #""to""#, #""to" must be a whole number of bytes"#),
+        (#"{"to": -1}"#, #""to""#, #""to" must be a whole number of bytes"#),
+    ])
+    func entryAndEvictBodies(body: String, field: String, message: String) {
+        let error = #expect(throws: ParseError.self) {
+            if body.contains("\"to\"") { _ = try EvictRequest(parsing: Array(body.utf8)) } else { _ = try EntryRequest(parsing: Array(body.utf8)) }
+        }
         #expect(error?.field == field)
         #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error?.message))")
     }

@@ -35,6 +35,19 @@ struct EntriesPage: Encodable {
             try container.encode(diskBytes, forKey: .diskBytes)
         }
 
+        /// The entry as the store reports it (`POST /entries/pin` answers one too).
+        init(_ entry: EntryInfo) {
+            url = entry.key
+            cachedBytes = entry.cachedBytes
+            contentLength = entry.contentLength
+            coverage = entry.contentLength.flatMap { $0 > 0 ? min(1, Double(entry.cachedBytes) / Double($0)) : nil }
+            lastAccess = Date(timeIntervalSince1970: Double(entry.lastAccess) / 1000).formatted(
+                .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+            pinned = entry.pinned
+            complete = entry.isComplete
+            diskBytes = entry.diskBytes
+        }
+
         private enum CodingKeys: String, CodingKey {
             case url, cachedBytes, contentLength, coverage, lastAccess, pinned, complete, diskBytes
         }
@@ -51,12 +64,6 @@ struct EntriesPage: Encodable {
         offset = page.offset
         limit = page.limit
         let start = min(page.offset, all.count)
-        entries = all[start..<min(all.count, start + page.limit)].map { entry in
-            Entry(url: entry.key, cachedBytes: entry.cachedBytes, contentLength: entry.contentLength,
-                  coverage: entry.contentLength.flatMap { $0 > 0 ? min(1, Double(entry.cachedBytes) / Double($0)) : nil },
-                  lastAccess: Date(timeIntervalSince1970: Double(entry.lastAccess) / 1000).formatted(
-                    .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)),
-                  pinned: entry.pinned, complete: entry.isComplete, diskBytes: entry.diskBytes)
-        }
+        entries = all[start..<min(all.count, start + page.limit)].map(Entry.init)
     }
 }

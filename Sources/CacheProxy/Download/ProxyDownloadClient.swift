@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 public import CacheProxyParsing
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -39,45 +38,12 @@ public struct ProxyDownloadClient: Sendable {
     }
 
     private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil) async throws(CacheProxyError) -> DownloadStatus {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        if let controlToken { request.headers.add(name: "Authorization", value: "Bearer \(controlToken)") }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        let bytes: [UInt8]
-        let status: UInt
-        do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            var collected: [UInt8] = []
-            for try await chunk in response.body {
-                guard collected.count + chunk.readableBytes <= 1 << 20 else { break }
-                collected.append(contentsOf: chunk.readableBytesView)
-            }
-            (bytes, status) = (collected, response.status.code)
-        } catch {
-            throw CacheProxyError(.originFailed, "the proxy at \(baseURL) does not answer")
-        }
-        guard (200..<300).contains(status) else {
-            // Control routes answer JSON errors; a request the proxy's guard refuses, one plain line.
-            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(bytes)))?.error
-                ?? String(decoding: bytes.prefix(200).prefix { $0 != 10 }, as: UTF8.self) + " (status \(status))"
-            throw CacheProxyError(.invalidRequest, "the proxy at \(baseURL) refused the download: \(message)")
-        }
-        do {
-            return try JSONDecoder().decode(DownloadStatus.self, from: Data(bytes))
-        } catch {
-            throw CacheProxyError(.originFailed, "the proxy at \(baseURL) answered something that is not a download's state")
-        }
-    }
-
-    private struct ErrorAnswer: Decodable {
-        var error: String
+        try await ProxyControlConnection(baseURL: baseURL, controlToken: controlToken)
+            .send(method, path, body: body, refused: "the download", answer: "a download's state")
     }
 
     private static func body(of request: DownloadRequest) -> [UInt8] {
-        (try? JSONEncoder().encode(Body(request))).map(Array.init) ?? []
+        ProxyControlConnection.json(Body(request))
     }
 
     /// The JSON a `POST /downloads` takes.

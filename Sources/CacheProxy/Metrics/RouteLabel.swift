@@ -13,6 +13,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     case downloads
     case status
     case metrics
+    /// The store's entries and their management (`/entries`, `/entries/pin`, `/entries/unpin`, `/evict`).
+    case store
     /// Anything else (404).
     case other
 
@@ -25,6 +27,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .downloads: "downloads"
         case .status: "status"
         case .metrics: "metrics"
+        case .store: "store"
         case .other: "other"
         }
     }
@@ -47,6 +50,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
             self = .status
         } else if path.elementsEqual("/metrics".utf8) {
             self = .metrics
+        } else if path.elementsEqual("/entries".utf8) || starts("/entries/") || path.elementsEqual("/evict".utf8) {
+            self = .store
         } else {
             self = .other
         }

@@ -17,6 +17,9 @@ import DASH
 ///   (`DASHProxyEndpoint`), which keeps an MPD's `$Number$`-style templates literal; the origin
 ///   URL is the decoded prefix followed by the rest (its query included) as written.
 ///
+/// - `/entries?url=<percent-encoded URL>` is one entry of the store (`DELETE` removes it);
+///   `/entries/pin` and `/entries/unpin` pin and unpin one; `/evict` evicts down to a size.
+///
 /// Anything else is ``ParseError/Code/notFound``.
 public enum ProxyRoute: Sendable, Hashable {
     case proxy(OriginURL, DeliveryDirectives)
@@ -31,6 +34,14 @@ public enum ProxyRoute: Sendable, Hashable {
     case download(String)
     case dashboard
     case entries(EntriesPageRequest)
+    /// `/entries?url=<percent-encoded URL>`: one entry, by its URL or cache key.
+    case entry(String)
+    /// `/entries/pin`.
+    case pinEntry
+    /// `/entries/unpin`.
+    case unpinEntry
+    /// `/evict`.
+    case evict
     /// A DASH URL in path form: an MPD, or what an MPD names (segments, init sections, ranges).
     case dash(OriginURL)
 
@@ -67,9 +78,16 @@ public enum ProxyRoute: Sendable, Hashable {
         } else if path.elementsEqual("/prefetch".utf8) {
             self = .prefetch
         } else if path.elementsEqual("/".utf8) {
+            try Self.refuseForgottenProxyPath(query)
             self = .dashboard
         } else if path.elementsEqual("/entries".utf8) {
-            self = .entries(try EntriesPageRequest(query: query))
+            self = try Self.entriesRoute(query)
+        } else if path.elementsEqual("/entries/pin".utf8) {
+            self = .pinEntry
+        } else if path.elementsEqual("/entries/unpin".utf8) {
+            self = .unpinEntry
+        } else if path.elementsEqual("/evict".utf8) {
+            self = .evict
         } else if path.elementsEqual("/downloads".utf8) || path.elementsEqual("/downloads/".utf8) {
             self = .downloads
         } else if path.starts(with: "/downloads/".utf8) {
@@ -78,7 +96,6 @@ public enum ProxyRoute: Sendable, Hashable {
             self = .sessions
         } else if path.starts(with: "/sessions/".utf8) {
             self = try Self.sessionRoute(path.dropFirst("/sessions/".utf8.count), query: query, limits: limits)
-            try Self.refuseForgottenProxyPath(query)
         } else {
             throw ParseError(.notFound, "no such resource")
         }
@@ -137,6 +154,22 @@ public enum ProxyRoute: Sendable, Hashable {
         return try OriginURL(parsing: Array(url.utf8), maximumLength: limits.maximumURLLength)
     }
 
+    /// `/entries?url=...` names one entry (and nothing else); any other query is a page.
+    private static func entriesRoute(_ query: ArraySlice<UInt8>) throws(ParseError) -> ProxyRoute {
+        let parameters = query.split(separator: UInt8(ascii: "&"))
+        guard parameters.contains(where: { $0.starts(with: "url=".utf8) || $0.elementsEqual("url".utf8) }) else {
+            return .entries(try EntriesPageRequest(query: query))
+        }
+        guard parameters.count == 1, let parameter = parameters.first else {
+            throw ParseError(.unsupported, "/entries?url=... takes no other parameter: percent-encode the whole URL")
+        }
+        let decoded = try percentDecoded(parameter.dropFirst("url=".utf8.count))
+        guard let key = String(validating: decoded, as: UTF8.self) else {
+            throw ParseError(.malformed, "the url parameter is not UTF-8")
+        }
+        return .entry(try EntryRequest.key(key, field: "url"))
+    }
+
     /// A session's or download's identifier: letters, digits, `-` and `_`.
     private static func identifier(_ bytes: ArraySlice<UInt8>, what: String) throws(ParseError) -> String {
         guard !bytes.isEmpty, bytes.count <= maximumSessionIDLength,
@@ -144,6 +177,17 @@ public enum ProxyRoute: Sendable, Hashable {
             throw ParseError(.notFound, "no such \(what)")
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `/?url=...` is a player given the proxy's address without `/proxy`: it would get the
+    /// dashboard's HTML and fail to parse it as media. A `url` parameter on `/` is refused with
+    /// the URL that was meant (other parameters leave the dashboard alone).
+    private static func refuseForgottenProxyPath(_ query: ArraySlice<UInt8>) throws(ParseError) {
+        let names = query.split(separator: UInt8(ascii: "&")).map { $0.prefix { $0 != UInt8(ascii: "=") } }
+        guard names.contains(where: { $0.elementsEqual("url".utf8) }) else { return }
+        let meant = query.count <= 200 && query.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+            ? "/proxy?" + String(decoding: query, as: UTF8.self) : "/proxy?url=<percent-encoded URL>"
+        throw ParseError(.malformed, "/ is the dashboard and takes no url parameter: did you mean \(meant)?")
     }
 
     /// The delivery directives of a query that may hold nothing else.
@@ -177,17 +221,6 @@ public enum ProxyRoute: Sendable, Hashable {
             unknown parameter "\(shown)": percent-encode the whole origin URL, e.g. \
             /proxy?url=https%3A%2F%2Fcdn.example.com%2Fmaster.m3u8%3Fa%3D1%26b%3D2 for https://cdn.example.com/master.m3u8?a=1&b=2
             """)
-    }
-
-    /// `/?url=...` is a player given the proxy's address without `/proxy`: it would get the
-    /// dashboard's HTML and fail to parse it as media. A `url` parameter on `/` is refused with
-    /// the URL that was meant (other parameters leave the dashboard alone).
-    private static func refuseForgottenProxyPath(_ query: ArraySlice<UInt8>) throws(ParseError) {
-        let names = query.split(separator: UInt8(ascii: "&")).map { $0.prefix { $0 != UInt8(ascii: "=") } }
-        guard names.contains(where: { $0.elementsEqual("url".utf8) }) else { return }
-        let meant = query.count <= 200 && query.allSatisfy { $0 > 0x20 && $0 < 0x7F }
-            ? "/proxy?" + String(decoding: query, as: UTF8.self) : "/proxy?url=<percent-encoded URL>"
-        throw ParseError(.malformed, "/ is the dashboard and takes no url parameter: did you mean \(meant)?")
     }
 
     /// Decodes `%XX` escapes; a `%` without two hex digits is malformed (a lenient decoder

@@ -48,7 +48,7 @@ struct RequestRouter: Sendable {
 
     /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
     /// them, whatever its query holds.
-    private static let controlPaths = ["/prefetch", "/sessions", "/downloads"]
+    private static let controlPaths = ["/prefetch", "/sessions", "/downloads", "/entries", "/evict"]
 
     /// A JSON error answer: `{"error": "...", "field": "\"quality\""}` (field null when the error
     /// is about no field).
@@ -124,7 +124,13 @@ struct RequestRouter: Sendable {
         case .dashboard:
             try await DashboardResponder().respond(writer: writer)
         case .entries(let page):
-            try await StatusResponder.sendJSON(EntriesPage(store: context.store, page), status: .ok, writer: writer)
+            try await StoreControlResponder(context: context).respondToEntries(page, request: request, writer: writer)
+        case .entry(let url):
+            try await StoreControlResponder(context: context).respondToEntry(url, request: request, writer: writer)
+        case .pinEntry, .unpinEntry:
+            try await StoreControlResponder(context: context).respondToPinning(route == .pinEntry, request: request, body: body, writer: writer)
+        case .evict:
+            try await StoreControlResponder(context: context).respondToEvict(request, body: body, writer: writer)
         }
     }
 

@@ -9,8 +9,12 @@ struct EvictCommand: ParsableCommand {
 
     @OptionGroup var store: StoreDirectoryArguments
     @Option(help: ArgumentHelp("The size to evict down to: \(SizeArgument.rule).", valueName: "size")) var to: SizeArgument
+    @OptionGroup var proxy: ProxyControlArguments
 
     func run() throws(CommandFailure) {
+        if let handed = HandedStoreChange(directory: store.path, controlToken: proxy.controlToken) {
+            return try handed.evictReporting(toSize: to.bytes)
+        }
         let (report, left) = try StoreOpening.withStore(store.path, readOnly: false) { store throws(CacheStoreError) in
             (try store.evict(toSize: to.bytes), EvictionShortfall(store: store, target: to.bytes))
         }
@@ -21,12 +25,16 @@ struct EvictCommand: ParsableCommand {
 
 /// `sparsecache rm [DIR] KEY`.
 struct RemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove one entry.", usage: StoreEntryArguments.usage("rm"))
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove one entry.", usage: StoreEntryArguments.usage("rm", ProxyControlArguments.usage))
 
     @OptionGroup var entry: StoreEntryArguments
+    @OptionGroup var proxy: ProxyControlArguments
 
     func run() throws(CommandFailure) {
         let key = entry.key
+        if let handed = HandedStoreChange(directory: entry.directory, controlToken: proxy.controlToken) {
+            return try handed.remove(key: key)
+        }
         try StoreOpening.withStore(entry.directory, readOnly: false) { store throws(CacheStoreError) in
             guard store.entry(for: key) != nil else { throw CacheStoreError(.noEntry, "\(store.directory): no entry for key \(key)") }
             try store.remove(key: key)
@@ -37,23 +45,25 @@ struct RemoveCommand: ParsableCommand {
 /// `sparsecache pin [DIR] KEY`.
 struct PinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pin", abstract: "Pin an entry: it is never evicted.", usage: StoreEntryArguments.usage("pin"))
+        commandName: "pin", abstract: "Pin an entry: it is never evicted.", usage: StoreEntryArguments.usage("pin", ProxyControlArguments.usage))
 
     @OptionGroup var entry: StoreEntryArguments
+    @OptionGroup var proxy: ProxyControlArguments
 
     func run() throws(CommandFailure) {
-        try Pinning.set(true, entry)
+        try Pinning.set(true, entry, proxy)
     }
 }
 
 /// `sparsecache unpin [DIR] KEY`.
 struct UnpinCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.", usage: StoreEntryArguments.usage("unpin"))
+    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin an entry.", usage: StoreEntryArguments.usage("unpin", ProxyControlArguments.usage))
 
     @OptionGroup var entry: StoreEntryArguments
+    @OptionGroup var proxy: ProxyControlArguments
 
     func run() throws(CommandFailure) {
-        try Pinning.set(false, entry)
+        try Pinning.set(false, entry, proxy)
     }
 }
 
@@ -62,8 +72,12 @@ struct ClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry; print the bytes freed.")
 
     @OptionGroup var store: StoreDirectoryArguments
+    @OptionGroup var proxy: ProxyControlArguments
 
     func run() throws(CommandFailure) {
+        if let handed = HandedStoreChange(directory: store.path, controlToken: proxy.controlToken) {
+            return writeToStandardOutput("\(try handed.clear().freedBytes)\n")
+        }
         let freed = try StoreOpening.withStore(store.path, readOnly: false) { store throws(CacheStoreError) in try store.clear() }
         writeToStandardOutput("\(freed)\n")
     }
@@ -92,8 +106,11 @@ struct CreateCommand: ParsableCommand {
 
 /// `pin` and `unpin` differ only in the flag they set.
 enum Pinning {
-    static func set(_ pinned: Bool, _ entry: StoreEntryArguments) throws(CommandFailure) {
+    static func set(_ pinned: Bool, _ entry: StoreEntryArguments, _ proxy: ProxyControlArguments) throws(CommandFailure) {
         let key = entry.key
+        if let handed = HandedStoreChange(directory: entry.directory, controlToken: proxy.controlToken) {
+            return try handed.setPinned(pinned, key: key)
+        }
         try StoreOpening.withStore(entry.directory, readOnly: false) { store throws(CacheStoreError) in
             try store.setPinned(pinned, for: key)
         }
