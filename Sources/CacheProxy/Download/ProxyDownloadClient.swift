@@ -61,6 +61,7 @@ public struct ProxyDownloadClient: Sendable {
             case .lowest: try container.encode("lowest", forKey: .variant)
             case .highest: try container.encode("highest", forKey: .variant)
             case .closest(let bitsPerSecond): try container.encode(bitsPerSecond, forKey: .variant)
+            case .height(let height): try container.encode("\(height)p", forKey: .variant)
             }
             try container.encode(request.allVariants, forKey: .allVariants)
             try container.encode(request.pin, forKey: .pin)

@@ -7,7 +7,8 @@
 /// ```
 ///
 /// `variant` picks the variant of a multivariant playlist: `"highest"` (the default), `"lowest"`,
-/// or a bandwidth in bits per second (the closest); `allVariants` downloads every variant and
+/// a height such as `"720p"`, or a bandwidth in bits per second, 10,000 or more (the closest;
+/// see ``VariantSpelling``); `allVariants` downloads every variant and
 /// rendition instead; `pin` keeps what was downloaded from eviction. Unknown fields are refused.
 public struct DownloadRequest: Sendable, Hashable {
     public var url: OriginURL
@@ -39,14 +40,9 @@ public struct DownloadRequest: Sendable, Hashable {
         }
         let decoded = try RequestBodyDecoding.decode(Body.self, from: body, schema: Self.schema)
         url = try RequestBodyDecoding.originURL(decoded.url, field: "url")
-        switch decoded.variant {
-        case nil, .text("highest"): variant = .highest
-        case .text("lowest"): variant = .lowest
-        case .number(let bitsPerSecond) where bitsPerSecond >= 1 && bitsPerSecond <= 1e15 && bitsPerSecond.rounded() == bitsPerSecond:
-            variant = .closest(UInt64(bitsPerSecond))
-        default:
-            throw ParseError(.malformed, "\"variant\" must be \"lowest\", \"highest\" or a bandwidth in bits/s", field: "\"variant\"")
-        }
+        variant = try decoded.variant.map { value throws(ParseError) in
+            PrefetchRequest.VariantChoice(try VariantSpelling.quality(value, field: "variant"))
+        } ?? .highest
         allVariants = decoded.allVariants ?? false
         pin = decoded.pin ?? false
         headers = decoded.headers ?? OriginHeaderFields()

@@ -102,7 +102,7 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
         case (.some, .some):
             throw ParseError(.malformed, "give \"url\" or \"urls\", not both", field: "\"urls\"")
         }
-        quality = try decoded.quality.map { value throws(ParseError) in try Self.quality(value) }
+        quality = try decoded.quality.map { value throws(ParseError) in try VariantSpelling.quality(value, field: "quality") }
         maximumBandwidth = try Self.positive(decoded.maxBandwidth, field: "maxBandwidth")
         bandwidth = try Self.positive(decoded.bandwidth, field: "bandwidth")
         bufferAhead = try decoded.bufferAhead.map { value throws(ParseError) in try Self.amount(value, field: "bufferAhead", limits: limits) }
@@ -117,19 +117,6 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
             }
             headSegments = head
         }
-    }
-
-    private static func quality(_ value: JSONScalar) throws(ParseError) -> HLSQuality {
-        switch value {
-        case .text(let text):
-            if let quality = HLSQuality(jsonString: text) { return quality }
-        case .number(let number) where number >= 1 && number <= 1e15 && number.rounded() == number:
-            return .bandwidth(UInt64(number))
-        case .number:
-            break
-        }
-        throw ParseError(.malformed, "\"quality\" must be \"lowest\", \"highest\", a bandwidth in bits/s or a height such as \"720p\"",
-                         field: "\"quality\"")
     }
 
     private static func positive(_ value: Double?, field: String) throws(ParseError) -> UInt64? {

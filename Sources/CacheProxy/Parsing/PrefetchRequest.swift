@@ -10,7 +10,8 @@ public import HLS
 /// `urls` lists the videos in feed order. Exactly one budget applies to each video: `seconds` of
 /// playback, `segments`, or `bytes` (every byte fetched counts, playlists included).
 /// `variant` picks the variant of a multivariant playlist: `"lowest"` (the default),
-/// `"highest"`, or a bandwidth in bits per second (the closest one). `headers` (header fields
+/// `"highest"`, a height such as `"720p"`, or a bandwidth in bits per second, 10,000 or more
+/// (the closest one; see ``VariantSpelling``). `headers` (header fields
 /// for every origin request, such as credentials) applies to the whole list; an item may be
 /// `{"url": "...", "headers": {...}}` instead of a string, whose fields win over the list's.
 public struct PrefetchRequest: Sendable, Hashable {
@@ -25,6 +26,8 @@ public struct PrefetchRequest: Sendable, Hashable {
         case highest
         /// The variant whose bandwidth is closest to this many bits per second.
         case closest(UInt64)
+        /// The variant whose RESOLUTION height is closest to this many pixels (`"720p"`).
+        case height(Int)
 
         /// The same choice as an ``HLS/HLSQuality``, which picks the variant.
         public var quality: HLSQuality {
@@ -32,6 +35,7 @@ public struct PrefetchRequest: Sendable, Hashable {
             case .lowest: .lowest
             case .highest: .highest
             case .closest(let bitsPerSecond): .bandwidth(bitsPerSecond)
+            case .height(let height): .height(height)
             }
         }
     }
@@ -112,13 +116,7 @@ public struct PrefetchRequest: Sendable, Hashable {
             budget = .bytes(bytes)
         }
         self.urls = urls
-        switch decoded.variant {
-        case nil, .text("lowest"): variant = .lowest
-        case .text("highest"): variant = .highest
-        case .number(let bitsPerSecond) where bitsPerSecond >= 1 && bitsPerSecond <= 1e15 && bitsPerSecond.rounded() == bitsPerSecond:
-            variant = .closest(UInt64(bitsPerSecond))
-        default: throw ParseError(.malformed, "\"variant\" must be \"lowest\", \"highest\" or a bandwidth in bits/s", field: "\"variant\"")
-        }
+        variant = try decoded.variant.map { value throws(ParseError) in VariantChoice(try VariantSpelling.quality(value, field: "variant")) } ?? .lowest
     }
 
     /// Every member a prefetch request may have, and what each must be.

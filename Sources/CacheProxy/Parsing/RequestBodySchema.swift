@@ -38,8 +38,8 @@ struct RequestBodySchema: Sendable {
         static let url = "a URL string"
         static let headers = #"an object of header fields, {"Name": "value"}"#
         static let amount = #"{"seconds": N} or {"segments": N}"#
-        static let quality = #""lowest", "highest", a bandwidth in bits/s or a height such as "720p""#
-        static let variant = #""lowest", "highest" or a bandwidth in bits/s"#
+        static let quality = VariantSpelling.expected
+        static let variant = VariantSpelling.expected
     }
 
     /// What the value at `pattern` (a path with `[]` for indices) must be, when the schema says.

@@ -26,7 +26,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Argument(help: "The presentation's (multivariant) playlist URL, or a file's URL.") var url: String
     @OptionGroup var cacheDirectory: CacheDirectoryOption
-    @Option(help: "The variant to download: lowest, highest (default) or a bandwidth in bits/s.")
+    @Option(help: "The variant to download: lowest, highest (default), a height such as 720p, or a bandwidth in bits/s (10000 or more).",
+            transform: VariantArgument.parse)
     var variant: VariantArgument = .init(.highest)
     @Flag(name: .customLong("all-variants"), help: "Download every variant and rendition.")
     var allVariants = false
@@ -120,18 +121,25 @@ extension FetchCommand {
     }
 }
 
-/// `lowest`, `highest` or a bandwidth in bits/s.
-struct VariantArgument: ExpressibleByArgument {
+/// `lowest`, `highest`, a height such as `720p`, or a bandwidth in bits/s: the spellings a
+/// session's `quality` takes (``VariantSpelling``), so `720` is refused with a hint to write `720p`.
+struct VariantArgument: ExpressibleByArgument, CustomStringConvertible {
     var value: PrefetchRequest.VariantChoice
     init(_ value: PrefetchRequest.VariantChoice) { self.value = value }
     init?(argument: String) {
-        switch argument {
-        case "lowest": value = .lowest
-        case "highest": value = .highest
-        default:
-            guard let bandwidth = UInt64(argument), bandwidth > 0 else { return nil }
-            value = .closest(bandwidth)
+        guard let parsed = try? Self.parse(argument) else { return nil }
+        self = parsed
+    }
+
+    /// Parses an argument; the error says what was wrong (`720`: write `720p`).
+    static func parse(_ argument: String) throws -> VariantArgument {
+        do {
+            return VariantArgument(PrefetchRequest.VariantChoice(try VariantSpelling.quality(parsing: argument)))
+        } catch {
+            throw ValidationError(error.message)
         }
     }
-    var defaultValueDescription: String { "highest" }
+
+    var description: String { value.quality.description }
+    var defaultValueDescription: String { description }
 }
