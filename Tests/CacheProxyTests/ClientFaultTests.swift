@@ -65,9 +65,10 @@ struct ClientFaultTests {
             connection.send("GET /sta")
             let clock = ContinuousClock()
             let start = clock.now
-            let (_, closed) = await connection.readUntilClosed(timeout: .seconds(5))
+            // Bounds that tell the 300 ms timeout from the 30 s default on a loaded machine.
+            let (_, closed) = await connection.readUntilClosed(timeout: .seconds(20))
             #expect(closed)
-            #expect(clock.now - start < .seconds(3))
+            #expect(clock.now - start < .seconds(15))
         }
     }
 
@@ -80,9 +81,9 @@ struct ClientFaultTests {
             connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/small.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
             let clock = ContinuousClock()
             let start = clock.now
-            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(20))
             #expect(closed)
-            #expect(clock.now - start >= .milliseconds(250) && clock.now - start < .seconds(3))
+            #expect(clock.now - start >= .milliseconds(250) && clock.now - start < .seconds(15))
             #expect(String(decoding: bytes.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK")
             #expect(Array(bytes.suffix(1000)) == Array(Self.body[0..<1000]))
         }
