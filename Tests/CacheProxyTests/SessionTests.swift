@@ -39,7 +39,7 @@ struct SessionTests {
     }
 
     @Test("Quality by height or bandwidth picks the closest variant", arguments: [
-        (#""720p""#, 1_600_000), ("1500000", 1_600_000), (#""highest""#, 4_000_000), (#""2160p""#, 4_000_000), ("1", 800_000),
+        (#""720p""#, 1_600_000), ("1500000", 1_600_000), (#""highest""#, 4_000_000), (#""2160p""#, 4_000_000), ("10000", 800_000),
     ])
     func qualityChoice(quality: String, bandwidth: Int) async throws {
         try await ProxyHarness.run { harness in
