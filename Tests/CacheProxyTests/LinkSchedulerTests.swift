@@ -185,4 +185,27 @@ struct LinkSchedulerTests {
         release.open()
         try await nextHead.value
     }
+
+    @Test("A paused prefetch comes back to be cut when a player starts to wait; one mid-body that a player follows does not")
+    func pausedPrefetchComesBackForAStart() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        let nextHead = hold(scheduler, "next", FetchOwnership(urgency: .ahead), until: release)
+        try await waitUntil("the next video's head is registered") { scheduler.leadingUrgency == .ahead }
+        let later = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
+        let paused = Task { try await scheduler.waitForTurn(later, midBody: true) }
+        let followed = FetchOwnership(urgency: .deep, preemptible: true)
+        _ = followed.raise(to: .deep)
+        let pausedFollowed = Task { try await scheduler.waitForTurn(followed, midBody: true) }
+        try await Task.sleep(for: .milliseconds(50))
+        let start = hold(scheduler, "start", FetchOwnership(urgency: .start), until: release)
+        try await paused.value
+        #expect(!scheduler.mayProceed(later), "it came back to be cut, not because its turn came")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!pausedFollowed.isCancelled)
+        release.open()
+        try await nextHead.value
+        try await start.value
+        try await pausedFollowed.value
+    }
 }

@@ -77,22 +77,25 @@ final class LinkScheduler: Sendable {
 
     /// Waits until a transfer owned by `ownership` may use the link, or is orphaned (its caller
     /// then cuts it). Throws when the task is cancelled. A fetch of `range` of `key` that waits
-    /// names them, so that ``raise(key:range:to:follower:)`` finds it.
-    func waitForTurn(_ ownership: FetchOwnership, key: String? = nil, range: ByteRange? = nil) async throws {
-        guard let key else { return try await waitUntilItsTurn(ownership) }
+    /// names them, so that ``raise(key:range:to:follower:)`` finds it. A transfer paused in the
+    /// middle of its body (`midBody`) also comes back when a player starts to wait and it may be
+    /// cut (``FetchOwnership/mayBeCut``): its paused socket would go on taking the link.
+    func waitForTurn(_ ownership: FetchOwnership, key: String? = nil, range: ByteRange? = nil, midBody: Bool = false) async throws {
+        guard let key else { return try await waitUntilItsTurn(ownership, midBody: midBody) }
         let identifier = state.withLock { state -> UInt64 in
             state.nextTransfer += 1
             state.waiting[state.nextTransfer] = Transfer(key: key, range: range, ownership: ownership)
             return state.nextTransfer
         }
         defer { state.withLock { _ = $0.waiting.removeValue(forKey: identifier) } }
-        try await waitUntilItsTurn(ownership)
+        try await waitUntilItsTurn(ownership, midBody: midBody)
     }
 
-    private func waitUntilItsTurn(_ ownership: FetchOwnership) async throws {
+    private func waitUntilItsTurn(_ ownership: FetchOwnership, midBody: Bool) async throws {
         while true {
             let generation = state.withLock { $0.generation }
             if mayProceed(ownership) || ownership.urgency == .orphaned { return }
+            if midBody, leadingUrgency == .start, ownership.mayBeCut { return }
             try Task.checkCancellation()
             await waitForChange(after: generation)
         }

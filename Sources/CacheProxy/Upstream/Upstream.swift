@@ -217,7 +217,7 @@ final class Upstream: Sendable {
                     throw CancellationError()
                 }
                 counters.recordPausedTransfer()
-                try await scheduler.waitForTurn(ownership)
+                try await scheduler.waitForTurn(ownership, midBody: true)
                 continue
             }
             guard let chunk = try await iterator.next() else { break }
