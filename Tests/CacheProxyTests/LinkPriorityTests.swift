@@ -75,9 +75,12 @@ struct LinkPriorityTests {
             let player = StreamingRequest(harness, "/now/seg1.ts")
             let before = cachedLength(harness, "/next.mp4")
             try await waitUntil("the next video's head went on") { cachedLength(harness, "/next.mp4") > before + 200_000 }
-            #expect(harness.origin.requests(for: "/now/seg1.ts").isEmpty, "the playing video's segment waits for its turn")
+            // Only while the player's buffer lasts (a loaded machine may take longer than that to get here).
+            if ContinuousClock.now - served < .seconds(9) {
+                #expect(harness.origin.requests(for: "/now/seg1.ts").isEmpty, "the playing video's segment waits for its turn")
+            }
             // Needed 10 s after the playlist was served: a start from half a second before, when it cuts the head.
-            try await waitUntil("the head was cut for the player's segment") {
+            try await waitUntil("the head was cut for the player's segment", timeout: .seconds(60)) {
                 (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1
             }
             #expect(ContinuousClock.now - served >= .milliseconds(9_500), "not before the player's buffer ran low")
