@@ -130,7 +130,7 @@ struct ServeAndFetchCommandTests {
         _ = FileManager.default.createFile(atPath: scratch.file("stderr"), contents: nil)
         fetcher.standardError = FileHandle(forWritingAtPath: scratch.file("stderr"))
         fetcher.standardOutput = FileHandle.nullDevice
-        try fetcher.run()
+        try fetcher.runOneAtATime()
         let floor = UInt64(held - 256 * 1024)
         do {
             try await waitUntil("the origin holds the rest") { gate.arrivals == 1 || !fetcher.isRunning }

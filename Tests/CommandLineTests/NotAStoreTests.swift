@@ -12,7 +12,7 @@ struct NotAStoreTests {
     func notAStore(command: [String]) throws {
         let folder = directory.file("videos")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data("not a cache file".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data("not a cache file".utf8))
         let result = try CommandLineTool.run(command + [folder])
         #expect(result.status == 2, "\(command): \(result.outputText)")
         #expect(result.standardError.contains("\(folder) is a directory but not a store"), "\(command): \(result.standardError)")

@@ -107,7 +107,7 @@ struct RoughEdgeTests {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorFile)
-        try process.run()
+        try process.runOneAtATime()
         process.waitUntilExit()
         return (process.terminationStatus, (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
     }

@@ -120,7 +120,7 @@ struct StoreCommandTests {
         let output = Pipe()
         serve.standardOutput = output
         serve.standardError = FileHandle.nullDevice
-        try serve.run()
+        try serve.runOneAtATime()
         defer {
             serve.terminate()
             serve.waitUntilExit()

@@ -25,7 +25,7 @@ import TestSupport
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try process.run()
+        try process.runOneAtATime()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

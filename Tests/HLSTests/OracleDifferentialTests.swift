@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+import TestSupport
 
 /// Compares the parser with the corpus's differential oracle (globocom's Python `m3u8`) on the
 /// playlists where ORACLE_NOTES.md says the oracle is right, after its normalizations: phantom
@@ -26,7 +27,7 @@ import Testing
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, output)

@@ -49,7 +49,7 @@ public struct CommandLineTool {
             process.standardOutput = FileHandle.nullDevice
         }
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         return process
     }
 
@@ -68,7 +68,7 @@ public struct CommandLineTool {
         process.standardInput = FileHandle(forReadingAtPath: paths.input)
         process.standardOutput = FileHandle(forWritingAtPath: paths.output)
         process.standardError = FileHandle(forWritingAtPath: paths.error)
-        try process.run()
+        try process.runOneAtATime()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,

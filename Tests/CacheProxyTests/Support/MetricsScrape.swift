@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What `GET /metrics` answered: the text, and its samples by series (`name{labels}` as
 /// written, `name` alone without labels).
@@ -41,7 +42,7 @@ struct MetricsScrape {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.runOneAtATime()
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
         let printed = output.fileHandleForReading.readDataToEndOfFile()

@@ -56,7 +56,7 @@ final class ServeProcess: Sendable {
             exitContinuation.yield(process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus)
             exitContinuation.finish()
         }
-        try process.run()
+        try process.runOneAtATime()
         // The line scripts parse, printed once the proxy listens (or nothing, when it fails).
         var printed = ""
         while !printed.contains("\n") {
