@@ -28,7 +28,7 @@ struct ServeAndFetchCommandTests {
         }
     }
 
-    private static func waitForExit(_ process: Process) async throws {
+    private static func waitForExit(_ process: ChildProcess) async throws {
         try await waitUntil("the process exits") { !process.isRunning }
     }
 
@@ -124,13 +124,13 @@ struct ServeAndFetchCommandTests {
         let (origin, body) = try await Self.heldOrigin(seed: 93, held: held, gate: gate)
         let cache = TemporaryDirectory("fetch-sigterm")
         let scratch = TemporaryDirectory("fetch-sigterm-output")
-        let fetcher = Process()
+        let fetcher = ChildProcess()
         fetcher.executableURL = CommandLineTool.executable
         fetcher.arguments = ["fetch", origin.url("/big.bin"), "--cache-dir", cache.path]
         _ = FileManager.default.createFile(atPath: scratch.file("stderr"), contents: nil)
         fetcher.standardError = FileHandle(forWritingAtPath: scratch.file("stderr"))
         fetcher.standardOutput = FileHandle.nullDevice
-        try fetcher.runOneAtATime()
+        try fetcher.run()
         let floor = UInt64(held - 256 * 1024)
         do {
             try await waitUntil("the origin holds the rest") { gate.arrivals == 1 || !fetcher.isRunning }

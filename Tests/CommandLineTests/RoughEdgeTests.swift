@@ -101,13 +101,13 @@ struct RoughEdgeTests {
     func runAsNobody(_ arguments: [String]) throws -> (status: Int32, standardError: String) {
         let errorFile = directory.file("nobody-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", CommandLineTool.executable.path] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorFile)
-        try process.runOneAtATime()
+        try process.run()
         process.waitUntilExit()
         return (process.terminationStatus, (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
     }
@@ -166,7 +166,7 @@ extension CommandLineTool.Result {
 
 /// `sparsecache serve --port 0` started for a test, with its standard output in a file.
 final class ServeProcess {
-    let process: Process
+    let process: ChildProcess
     let output: String
 
     init(_ arguments: [String], in directory: TemporaryDirectory) throws {

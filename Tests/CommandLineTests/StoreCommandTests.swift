@@ -114,13 +114,13 @@ struct StoreCommandTests {
     @Test(.timeLimit(.minutes(1)))
     func aServingProcessHoldsTheStoreNamesItselfAndReadersStillWork() throws {
         _ = try CommandLineTool.run(["put", store, "k", "--offset", "0"], input: Data(origin.bytes(0, 100)))
-        let serve = Process()
+        let serve = ChildProcess()
         serve.executableURL = CommandLineTool.executable
         serve.arguments = ["serve", "--cache-dir", store, "--port", "0"]
         let output = Pipe()
         serve.standardOutput = output
         serve.standardError = FileHandle.nullDevice
-        try serve.runOneAtATime()
+        try serve.run()
         defer {
             serve.terminate()
             serve.waitUntilExit()

@@ -18,14 +18,14 @@ import TestSupport
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw CommandLineTool.Missing(description: "sparsecache is not built at \(executable)")
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try process.runOneAtATime()
+        try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -37,8 +37,8 @@ public struct CommandLineTool {
 
     /// Starts the tool with standard input read from `inputFile`, standard output written to
     /// `outputFile` (discarded when nil) and standard error discarded.
-    public static func launch(_ arguments: [String], inputFile: String = "/dev/null", outputFile: String? = nil) throws -> Process {
-        let process = Process()
+    public static func launch(_ arguments: [String], inputFile: String = "/dev/null", outputFile: String? = nil) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = try checkedExecutable()
         process.arguments = arguments
         process.standardInput = FileHandle(forReadingAtPath: inputFile)
@@ -49,7 +49,7 @@ public struct CommandLineTool {
             process.standardOutput = FileHandle.nullDevice
         }
         process.standardError = FileHandle.nullDevice
-        try process.runOneAtATime()
+        try process.run()
         return process
     }
 
@@ -59,7 +59,7 @@ public struct CommandLineTool {
         let paths = (input: scratch.file("in"), output: scratch.file("out"), error: scratch.file("err"))
         try input.write(to: URL(fileURLWithPath: paths.input))
         for path in [paths.output, paths.error] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try checkedExecutable()
         process.arguments = arguments
         if !environment.isEmpty {
@@ -68,7 +68,7 @@ public struct CommandLineTool {
         process.standardInput = FileHandle(forReadingAtPath: paths.input)
         process.standardOutput = FileHandle(forWritingAtPath: paths.output)
         process.standardError = FileHandle(forWritingAtPath: paths.error)
-        try process.runOneAtATime()
+        try process.run()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,

@@ -24,13 +24,13 @@ public struct PythonModule: Sendable {
     }
 
     private static func run(_ command: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try process.runOneAtATime()
+        try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, output)

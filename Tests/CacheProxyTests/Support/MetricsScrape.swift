@@ -35,14 +35,14 @@ struct MetricsScrape {
     func promtoolCheck() throws -> (status: Int32, output: String) {
         let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let path = try #require(promtool, "promtool is missing: install Debian's prometheus package (scripts/ensure-deps.sh test)")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["check", "metrics"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
-        try process.runOneAtATime()
+        try process.run()
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
         let printed = output.fileHandleForReading.readDataToEndOfFile()

@@ -5,7 +5,7 @@ import TestSupport
 /// `sparsecache serve` as a child process, as an operator runs it: its port from the
 /// `listening on` line, its standard error as it is written, and its exit.
 final class ServeProcess: Sendable {
-    let process: Process
+    let process: ChildProcess
     let port: Int
     private let errors: ErrorBox
     private let exited: AsyncStream<Int32>
@@ -35,7 +35,7 @@ final class ServeProcess: Sendable {
 
     /// Starts `sparsecache serve ARGUMENTS --port 0` and returns once it listens.
     init(_ arguments: [String]) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = CommandLineTool.executable
         process.arguments = ["serve", "--port", "0"] + arguments
         let output = Pipe(), error = Pipe()
@@ -56,7 +56,7 @@ final class ServeProcess: Sendable {
             exitContinuation.yield(process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus)
             exitContinuation.finish()
         }
-        try process.runOneAtATime()
+        try process.run()
         // The line scripts parse, printed once the proxy listens (or nothing, when it fails).
         var printed = ""
         while !printed.contains("\n") {
