@@ -101,7 +101,11 @@ swift_tests proxy --filter CacheProxyTests
 echo "== fuzz smoke" >&2
 for target in $(./scripts/fuzz.sh list); do
     ./scripts/fuzz.sh run "$target" "${FUZZ_SECONDS:-5}" >/dev/null
-    record "$target" $?
+    status=$?
+    # libFuzzer's verdict line reaches the last lines, which are all a truncated CI log keeps.
+    why=""
+    [ $status -ne 0 ] && why=$(grep -m1 -E '^(==[0-9]+== ?ERROR|SUMMARY|Fatal error|.*deadly signal|.*-timeout)' "Fuzz/artifacts/$target.log" 2>/dev/null)
+    record "$target${why:+ ($why)}" $status
 done
 
 for e2e in scripts/e2e-*.sh; do
