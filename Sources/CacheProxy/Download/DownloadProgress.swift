@@ -33,6 +33,26 @@ public struct DownloadReport: Sendable, Hashable {
 
 /// Why an ``OfflineDownloader`` run did not complete.
 public struct DownloadError: Error, Sendable, CustomStringConvertible {
+    /// Why, in a word. Codes are stable strings; errors compare by them.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A resource could not be fetched (after every attempt), or the URL is not http(s).
+        public static let fetchFailed = Code(rawValue: "fetch-failed")
+        /// The presentation is live (an HLS live playlist, a dynamic MPD): it never ends.
+        public static let live = Code(rawValue: "live")
+        /// The presentation lists more segments than ``OfflineDownloader/Options/maximumSegments``.
+        public static let tooManySegments = Code(rawValue: "too-many-segments")
+        /// The manifest cannot be played through the proxy: an MPD whose segments cannot be
+        /// listed (a malformed template, an unbounded timeline, a bad `sidx`) or that the proxy
+        /// would refuse to serve (a remote element). The message names the position.
+        public static let unplayable = Code(rawValue: "unplayable")
+    }
+
+    /// Why, in a word.
+    public var code: Code = .fetchFailed
     public var message: String
     /// The resources that could not be fetched, with the reason.
     public var failures: [String]

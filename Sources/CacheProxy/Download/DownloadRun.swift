@@ -7,8 +7,8 @@ import Synchronization
 /// One ``OfflineDownloader/download(_:options:progress:)`` call: finds every resource of the
 /// presentation, fetches them a few at a time, and keeps count.
 final class DownloadRun: Sendable {
-    private let context: ProxyContext
-    private let options: OfflineDownloader.Options
+    let context: ProxyContext
+    let options: OfflineDownloader.Options
     private let report: @Sendable (DownloadProgress) -> Void
     private let started = ContinuousClock.now
     private let counts = Mutex(Counts())
@@ -30,17 +30,21 @@ final class DownloadRun: Sendable {
         self.report = progress
     }
 
-    private var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .deep, headers: options.headers) }
+    var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .deep, headers: options.headers) }
 
     func download(_ origin: OriginURL) async throws -> DownloadReport {
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await downloadPresentation(origin)
+        } else if PlaylistDetection.hasDASHExtension(origin) {
+            try await downloadDASHPresentation(origin)
         } else {
             expect(resources: 1, segments: 0)
             let fetched = try await withRetries(origin.string) { try await self.warmer.bytes(origin, attempts: self.options.attempts) }
             let file = context.store.reader(for: context.store.key(for: origin.string)).file
             if file?.metadata.isPlaylist == true {
                 try await downloadPresentation(origin)
+            } else if file?.metadata.isDASHManifest == true {
+                try await downloadDASHPresentation(origin)
             } else {
                 done(origin, fetched: fetched, isSegment: false)
             }
@@ -80,7 +84,7 @@ final class DownloadRun: Sendable {
             mediaPlaylists = [first]
         }
         if let live = mediaPlaylists.first(where: { $0.playlist.isLive }) {
-            throw DownloadError(message: "\(live.url) is a live playlist: a live presentation never ends, so it cannot be downloaded whole", failures: [])
+            throw DownloadError(code: .live, message: "\(live.url) is a live playlist: a live presentation never ends, so it cannot be downloaded whole", failures: [])
         }
         var items: [HLSWarmPlan.Item] = []
         var seen = Set<HLSWarmPlan.Item>()
@@ -102,7 +106,7 @@ final class DownloadRun: Sendable {
     }
 
     /// Fetches `items` with at most `options.concurrency` at once; collects what failed.
-    private func fetchAll(_ items: [HLSWarmPlan.Item]) async throws {
+    func fetchAll(_ items: [HLSWarmPlan.Item]) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, options.concurrency) {
                 group.addTask {
@@ -132,7 +136,7 @@ final class DownloadRun: Sendable {
         }
     }
 
-    private func withRetries<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func withRetries<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             do {
@@ -150,14 +154,14 @@ final class DownloadRun: Sendable {
 
     // MARK: Counting
 
-    private func expect(resources: Int, segments: Int) {
+    func expect(resources: Int, segments: Int) {
         counts.withLock { counts in
             counts.resourcesTotal += resources
             counts.segmentsTotal += segments
         }
     }
 
-    private func done(_ origin: OriginURL, fetched: UInt64, isSegment: Bool) {
+    func done(_ origin: OriginURL, fetched: UInt64, isSegment: Bool) {
         let progress = counts.withLock { counts -> DownloadProgress in
             counts.resourcesDone += 1
             if isSegment { counts.segmentsDone += 1 }

@@ -7,8 +7,10 @@ import SparseFile
 import Synchronization
 
 /// Downloads a whole HLS presentation (its playlists, every segment, init section and key, and
-/// the audio and subtitle renditions of the chosen variants) or a whole file into a store, so
-/// that a ``CacheProxy`` on that store plays it with the origin down.
+/// the audio and subtitle renditions of the chosen variants), a whole DASH presentation (its
+/// MPD, and in every Period the chosen Representation of each AdaptationSet with its init
+/// section, `sidx` and every segment) or a whole file into a store, so that a ``CacheProxy`` on
+/// that store plays it with the origin down.
 ///
 /// Everything is cached exactly as the proxy caches it. A run fetches only what the store
 /// lacks, so running it again after an interruption continues where it stopped (byte ranges of
@@ -26,6 +28,12 @@ public final class OfflineDownloader: Sendable {
         public var concurrency = 4
         /// Tries per resource before the run gives up on it.
         public var attempts = 4
+        /// The most segments a download fetches (all Representations together). An MPD lists
+        /// its segments by formula (a `SegmentTimeline` `@r`, a template `@duration`), so a
+        /// hostile or broken one can name billions; past this the download is refused with
+        /// ``DownloadError/Code/tooManySegments`` before anything but the MPD is fetched.
+        /// Default 100,000: 55 hours of 2-second segments.
+        public var maximumSegments = 100_000
         /// Header fields every origin request of the download carries (credentials), over
         /// the configuration's ``CacheProxyConfiguration/originHeaders`` for each host.
         public var headers = OriginHeaderFields()

@@ -10,7 +10,12 @@ enum DASHWarmPlan {
     /// One Representation per AdaptationSet of the first Period.
     static func representations(of manifest: DASHManifest, choosing choice: PrefetchRequest.VariantChoice) -> [DASHRepresentation] {
         guard let period = manifest.periods.first else { return [] }
-        return period.adaptationSets.compactMap { adaptationSet in
+        return representations(of: period, choosing: choice)
+    }
+
+    /// One Representation per AdaptationSet of `period` (downloads choose in every Period).
+    static func representations(of period: DASHPeriod, choosing choice: PrefetchRequest.VariantChoice) -> [DASHRepresentation] {
+        period.adaptationSets.compactMap { adaptationSet in
             let candidates = adaptationSet.representations
             switch choice {
             case .lowest: return candidates.min { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) }

@@ -10,21 +10,23 @@ import Glibc
 import Darwin
 #endif
 
-/// `sparsecache fetch URL`: downloads a whole HLS presentation or file into the store for
+/// `sparsecache fetch URL`: downloads a whole HLS or DASH presentation or file into the store for
 /// offline playback through the proxy. Running it again continues where it stopped.
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Download a whole HLS presentation (or file) into the cache for offline playback.",
+        abstract: "Download a whole HLS or DASH presentation (or file) into the cache for offline playback.",
         discussion: """
             Fetches the playlists, every segment, init segment and key, and the audio and subtitle renditions \
             of the chosen variant, caching them exactly as `serve` does; afterwards the proxy plays the \
-            presentation with the origin down. Only what the cache lacks is fetched, so an interrupted run \
+            presentation with the origin down. For a DASH MPD: in every Period, the chosen Representation \
+            of each AdaptationSet (by @bandwidth or @height; every one with --all-variants), its init \
+            section, sidx and every segment; a dynamic MPD, or one listing more than 100000 segments, is refused. Only what the cache lacks is fetched, so an interrupted run \
             resumes where it stopped. When a running `serve` holds the cache directory, the download is \
             handed to it and followed here.
             """)
 
-    @Argument(help: "The presentation's (multivariant) playlist URL, or a file's URL.") var url: String
+    @Argument(help: "The presentation's (multivariant) playlist or MPD URL, or a file's URL.") var url: String
     @OptionGroup var cacheDirectory: CacheDirectoryOption
     @Option(help: "The variant to download: lowest, highest (default), a height such as 720p, or a bandwidth in bits/s (10000 or more).",
             transform: VariantArgument.parse)

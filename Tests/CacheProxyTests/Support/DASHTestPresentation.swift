@@ -94,6 +94,57 @@ enum DASHTestPresentation {
             """.utf8)
     }
 
+    /// A two-Period ladder of two video Representations (`low` 300 kbit/s 360p, `high` 900 kbit/s
+    /// 720p), each Period under its own `BaseURL`: the first addressed by a SegmentTimeline and
+    /// `$Time$`, the second by `@duration` and `$Number$`; 2 segments of 2 s per Period.
+    static let ladderMPD = Array("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" \
+        mediaPresentationDuration="PT8S" minBufferTime="PT2S">
+          <Period id="p1" start="PT0S" duration="PT4S">
+            <BaseURL>p1/</BaseURL>
+            <AdaptationSet id="0" contentType="video" mimeType="video/mp4" codecs="avc1.f4000b">
+              <SegmentTemplate timescale="1000" initialization="$RepresentationID$/init.m4s" media="$RepresentationID$/t$Time$.m4s">
+                <SegmentTimeline><S t="0" d="2000" r="1"/></SegmentTimeline>
+              </SegmentTemplate>
+              <Representation id="low" bandwidth="300000" width="640" height="360"/>
+              <Representation id="high" bandwidth="900000" width="1280" height="720"/>
+            </AdaptationSet>
+          </Period>
+          <Period id="p2" start="PT4S">
+            <BaseURL>p2/</BaseURL>
+            <AdaptationSet id="0" contentType="video" mimeType="video/mp4" codecs="avc1.f4000b">
+              <SegmentTemplate timescale="1000" duration="2000" startNumber="1" initialization="$RepresentationID$/init.m4s" \
+        media="$RepresentationID$/n$Number$.m4s"/>
+              <Representation id="low" bandwidth="300000" width="640" height="360"/>
+              <Representation id="high" bandwidth="900000" width="1280" height="720"/>
+            </AdaptationSet>
+          </Period>
+        </MPD>
+
+        """.utf8)
+
+    /// The ladder's init sections and segments of one Representation under `directory`.
+    static func ladderPaths(_ directory: String, representation: String) -> [String] {
+        ["p1/\(representation)/init.m4s", "p1/\(representation)/t0.m4s", "p1/\(representation)/t2000.m4s",
+         "p2/\(representation)/init.m4s", "p2/\(representation)/n1.m4s", "p2/\(representation)/n2.m4s"].map { directory + $0 }
+    }
+
+    /// The bytes the ladder's origin serves at `path`.
+    static func ladderBytes(_ path: String) -> [UInt8] {
+        TestBytes(seed: UInt64(truncatingIfNeeded: path.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })).bytes(0, segmentBytes)
+    }
+
+    /// Puts the ladder at `directory` on `origin`; returns the MPD's path.
+    @discardableResult
+    static func serveLadder(on origin: TestOrigin, at directory: String = "/l/") -> String {
+        origin.set(directory + "manifest.mpd", .init(ladderMPD, contentType: mpdType))
+        for path in ["low", "high"].flatMap({ ladderPaths(directory, representation: $0) }) {
+            origin.set(path, .init(ladderBytes(path), contentType: "video/mp4"))
+        }
+        return directory + "manifest.mpd"
+    }
+
     /// Puts the SegmentBase presentation at `directory` on `origin`; returns the MPD's path.
     @discardableResult
     static func serveSegmentBase(on origin: TestOrigin, at directory: String = "/sb/") -> String {
