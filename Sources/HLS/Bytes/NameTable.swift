@@ -57,14 +57,27 @@ final class NameTable: Sendable {
     /// readable as a word.
     @inline(__always)
     private static func head(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
-        let word = SWAR.load(base, start)
-        return length >= 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
+        // A shift, not a choice between two values: name lengths follow no pattern.
+        SWAR.load(base, start) & (UInt64.max &>> UInt64(64 &- 8 &* min(length, 8)))
     }
 
-    /// The last eight bytes of a name longer than eight bytes; 0 for a shorter one.
+    /// The last eight bytes of a name longer than eight bytes; 0 for a shorter one. The bytes
+    /// from `start` to `start + max(length, 8)` must be readable.
     @inline(__always)
     private static func tail(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
-        length > 8 ? SWAR.load(base, start &+ length &- 8) : 0
+        word(base, start, from: length &- 8, ifLongerThan: 8, length)
+    }
+
+    /// The word at `offset` of a name longer than `minimum` bytes; 0 for a shorter one. The load
+    /// is made whatever the length (at the name's start when `offset` is outside it), so that
+    /// choosing costs no branch.
+    @inline(__always)
+    private static func word(_ base: UnsafePointer<UInt8>, _ start: Int, from offset: Int, ifLongerThan minimum: Int,
+                             _ length: Int) -> UInt64 {
+        let word = SWAR.load(base, start &+ max(0, min(offset, length &- 8)))
+        // All ones when the name is longer than `minimum` (the difference's sign), else zero:
+        // arithmetic, which the compiler cannot turn back into a branch.
+        return word & UInt64(bitPattern: Int64(minimum &- length) &>> 63)
     }
 
     @inline(__always)
@@ -82,16 +95,17 @@ final class NameTable: Sendable {
         guard start &+ 8 <= readableEnd else { return lookupNearEnd(base, span) }
         let head = Self.head(base, start, length)
         let tail = Self.tail(base, start, length)
+        let middle = Self.word(base, start, from: 8, ifLongerThan: 16, length)
+        let middle2 = Self.word(base, start, from: 16, ifLongerThan: 24, length)
         return slots.withUnsafeBufferPointer { slots in
             var index = Self.slot(head, tail, mask)
             while true {
                 let candidate = slots[index]
+                // Every word compared, with one branch: which ones a name has depends on its length.
+                let difference = (candidate.head ^ head) | (candidate.tail ^ tail) | (candidate.middle ^ middle)
+                    | (candidate.middle2 ^ middle2) | UInt64(truncatingIfNeeded: Int(candidate.length) ^ length)
+                if difference == 0 { return candidate.id }
                 if candidate.length == 0 { return nil }
-                if candidate.head == head && candidate.tail == tail && Int(candidate.length) == length
-                    && (length <= 16 || (candidate.middle == SWAR.load(base, start &+ 8)
-                                         && (length <= 24 || candidate.middle2 == SWAR.load(base, start &+ 16)))) {
-                    return candidate.id
-                }
                 index = (index &+ 1) & mask
             }
         }

@@ -27,6 +27,13 @@ struct RecordBuffer<Element: BitwiseCopyable>: ~Copyable {
         count &+= 1
     }
 
+    /// Drops the records from `newCount` on (plain values: there is nothing to deinitialize).
+    @inline(__always)
+    mutating func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count, "RecordBuffer truncated past its end")
+        count = newCount
+    }
+
     /// Makes room for at least `minimumCapacity` records.
     mutating func reserve(_ minimumCapacity: Int) {
         if minimumCapacity > capacity { grow(to: minimumCapacity) }

@@ -5,6 +5,26 @@ extension PlaylistParser {
     /// Recovers from stray white space, empty entries, missing `=` and unterminated quotes,
     /// reporting each; the pairs it could read are kept in order.
     mutating func parseAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
+        try attributeList(span, tag: tag).record
+    }
+
+    /// ``parseAttributeList(_:tag:)`` with what the one-pass split learned about the list, when
+    /// it took it (`summary` is nil when the careful path did).
+    @inline(__always)
+    mutating func attributeList(_ span: ByteSpan, tag: TagName)
+        throws(HLSParseError) -> (record: TagRecord, summary: AttributeListSummary?) {
+        if let summary = quickAttributeList(span) {
+            if !storage.variables.isEmpty {
+                try checkVariableReferences(in: summary.record)
+            }
+            return (summary.record, summary)
+        }
+        return (try carefulAttributeList(span, tag: tag), nil)
+    }
+
+    /// The scanner's way, for lists that are not plainly well-formed.
+    @inline(never)
+    private mutating func carefulAttributeList(_ span: ByteSpan, tag: TagName) throws(HLSParseError) -> TagRecord {
         let poolStart = attributes.count
         let maximum = limits.maximumAttributesPerTag
         var nameProblem: NameProblem?
@@ -63,7 +83,7 @@ extension PlaylistParser {
         }
     }
 
-    private static func isAttributeName(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> Bool {
+    static func isAttributeName(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> Bool {
         for index in span.lowerBound..<span.upperBound where !ASCII.isAttributeNameByte(base[index]) {
             return false
         }
@@ -139,16 +159,42 @@ extension PlaylistParser {
     }
 
     mutating func yesNo(_ attribute: AttributeRecord, tag: TagName) throws(HLSParseError) -> Bool {
-        let span = attribute.value
-        if !attribute.isQuoted && span.count == 3 && base[span.lowerBound] == 0x59 && base[span.lowerBound + 1] == 0x45
-            && base[span.lowerBound + 2] == 0x53 {
-            return true
-        }
-        if !attribute.isQuoted && span.count == 2 && base[span.lowerBound] == 0x4E && base[span.lowerBound + 1] == 0x4F {
-            return false
+        if !attribute.isQuoted, let value = yesOrNo(attribute.value) {
+            return value
         }
         try report(.malformedTag, "\(tag.text): \(attributeText(attribute)) must be YES or NO")
         return false
+    }
+
+    /// True for `YES`, false for `NO`, nil for anything else.
+    @inline(__always)
+    func yesOrNo(_ span: ByteSpan) -> Bool? {
+        if span.count == 3 && base[span.lowerBound] == 0x59 && base[span.lowerBound + 1] == 0x45
+            && base[span.lowerBound + 2] == 0x53 {
+            return true
+        }
+        if span.count == 2 && base[span.lowerBound] == 0x4E && base[span.lowerBound + 1] == 0x4F {
+            return false
+        }
+        return nil
+    }
+
+    /// The attribute `name` of the list just split in one pass, which holds it.
+    @inline(__always)
+    func quickAttribute(_ name: AttributeName) -> AttributeRecord {
+        attributes[Int(attributePositions[name.rawValue])]
+    }
+
+    /// The decimal-integer value of `quickAttribute(name)`, nil when it is not one.
+    @inline(__always)
+    func quickInteger(_ name: AttributeName) -> UInt64? {
+        NumberSyntax.decimalInteger(base, quickAttribute(name).value, readableEnd: count)
+    }
+
+    /// True when `quickAttribute(name)` is an unsigned decimal floating-point number.
+    @inline(__always)
+    func quickDecimal(_ name: AttributeName) -> Bool {
+        NumberSyntax.isDecimal(base, quickAttribute(name).value, allowSign: false, readableEnd: count)
     }
 
     func attributeText(_ attribute: AttributeRecord) -> String {

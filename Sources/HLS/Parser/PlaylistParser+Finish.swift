@@ -60,40 +60,12 @@ extension PlaylistParser {
     }
 
     private mutating func finishMultivariantPlaylist() throws(HLSParseError) {
-        // Groups are compared by a 64-bit hash of TYPE and GROUP-ID: no allocation per lookup,
-        // and a collision could only hide this warning.
-        var groups = Set<UInt64>()
-        // A playlist has a few groups, each named by many renditions and variants: the first
-        // sixteen found are kept in a list, which spares a SipHash of the hash per look-up.
-        var firstGroups: [UInt64] = []
-        for rendition in storage.renditions {
-            if let type = attribute(.type, in: rendition), let group = attribute(.groupID, in: rendition) {
-                let hash = groupHash(type: FNV1a.hash(base, type.value), group: group.content)
-                if firstGroups.contains(hash) { continue }
-                if firstGroups.count < 16 { firstGroups.append(hash) } else { groups.insert(hash) }
-            }
-        }
-        let kinds: [(AttributeName, String)] = [(.audio, "AUDIO"), (.video, "VIDEO"), (.subtitles, "SUBTITLES"),
-                                                (.closedCaptions, "CLOSED-CAPTIONS")]
-        let typeHashes = kinds.map { FNV1a.hash($0.1.utf8) }
-        for variant in storage.variants {
-            for index in variant.tag.attributes.indices {
-                let group = attributes[index]
-                let kind: Int
-                switch group.knownName {
-                case .audio: kind = 0
-                case .video: kind = 1
-                case .subtitles: kind = 2
-                case .closedCaptions: kind = 3
-                default: continue
-                }
-                guard group.isQuoted else { continue }
-                let hash = groupHash(type: typeHashes[kind], group: group.content)
-                if !firstGroups.contains(hash) && !groups.contains(hash) {
-                    let (name, type) = kinds[kind]
-                    try report(.attribute, "\(name.text)=\"\(text(group.content))\" names no EXT-X-MEDIA group of TYPE=\(type)",
-                               line: Int(variant.tag.line) + 1)
-                }
+        // Variants whose every group was declared when they were parsed are not looked at
+        // again (declared groups stay declared); the others are checked here, in order.
+        if !unverifiedVariants.isEmpty {
+            let unverified = Set(unverifiedVariants)
+            for variant in storage.variants where unverified.contains(variant.tag.attributes.start) {
+                try checkGroupReferences(of: variant)
             }
         }
         for variable in storage.variables where attribute(.importName, in: variable.tag) != nil {
@@ -102,8 +74,42 @@ extension PlaylistParser {
         }
     }
 
+    /// Reports each AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS of `variant` that names no
+    /// EXT-X-MEDIA group of that TYPE (RFC 8216 section 4.3.4.2), in the attributes' order.
+    private mutating func checkGroupReferences(of variant: VariantRecord) throws(HLSParseError) {
+        let kinds: [(AttributeName, String)] = [(.audio, "AUDIO"), (.video, "VIDEO"), (.subtitles, "SUBTITLES"),
+                                                (.closedCaptions, "CLOSED-CAPTIONS")]
+        for index in variant.tag.attributes.indices {
+            let group = attributes[index]
+            guard let kind = kinds.firstIndex(where: { $0.0 == group.knownName }), group.isQuoted else { continue }
+            if !declaredGroups.contains(groupKey(type: FNV1a.hash(kinds[kind].1.utf8), group: group.content)) {
+                let (name, type) = kinds[kind]
+                try report(.attribute, "\(name.text)=\"\(text(group.content))\" names no EXT-X-MEDIA group of TYPE=\(type)",
+                           line: Int(variant.tag.line) + 1)
+            }
+        }
+    }
+
+    /// True when every quoted AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS of a list split in
+    /// one pass names a group declared so far. (`mutating` only to be called without a copy of
+    /// the parser.)
+    mutating func groupsAreDeclared(_ list: AttributeListSummary) -> Bool {
+        let hashes = groupTypeHashes
+        return groupIsDeclared(.audio, hashes.audio, in: list) && groupIsDeclared(.video, hashes.video, in: list)
+            && groupIsDeclared(.subtitles, hashes.subtitles, in: list)
+            && groupIsDeclared(.closedCaptions, hashes.closedCaptions, in: list)
+    }
+
+    /// True unless the list names, quoted, a group of this TYPE that no rendition declared yet.
     @inline(__always)
-    private func groupHash(type: UInt64, group: ByteSpan) -> UInt64 {
-        FNV1a.hash(base, group, seed: type)
+    private func groupIsDeclared(_ name: AttributeName, _ type: UInt64, in list: AttributeListSummary) -> Bool {
+        list.quotedNames & name.bit == 0
+            || declaredGroups.contains(groupKey(type: type, group: quickAttribute(name).content))
+    }
+
+    /// The key of a group in ``DeclaredGroups``: its GROUP-ID with the hash of its TYPE.
+    @inline(__always)
+    func groupKey(type: UInt64, group: ByteSpan) -> UInt64 {
+        DeclaredGroups.key(type: type, base, group, readableEnd: count)
     }
 }

@@ -10,6 +10,8 @@ struct PlaylistParser: ~Copyable {
     var lines = RecordBuffer<LineRecord>(capacity: 16)
     var segments = RecordBuffer<SegmentRecord>(capacity: 16)
     var attributes = RecordBuffer<AttributeRecord>(capacity: 16)
+    /// Where the last list split in one pass holds each known name.
+    let attributePositions = AttributePositions()
 
     /// Index of the line being parsed (0-based; diagnostics print it 1-based).
     var lineIndex = 0
@@ -22,6 +24,14 @@ struct PlaylistParser: ~Copyable {
     var started = false
     var pending = PendingSegment()
     var pendingVariant: (record: VariantRecord, line: Int32)?
+    /// The groups the renditions parsed so far declare.
+    var declaredGroups = DeclaredGroups()
+    /// The attribute-pool start of each variant whose groups are checked at the end: those that
+    /// named a group not declared yet, or were not split in one pass.
+    var unverifiedVariants: [Int32] = []
+    /// The hashes of the TYPEs a variant's group attributes name.
+    let groupTypeHashes = (audio: FNV1a.hash("AUDIO".utf8), video: FNV1a.hash("VIDEO".utf8),
+                           subtitles: FNV1a.hash("SUBTITLES".utf8), closedCaptions: FNV1a.hash("CLOSED-CAPTIONS".utf8))
     var currentKeys: [Int32] = []
     var keySetIsCurrent = false
     var currentMap: Int32 = -1
