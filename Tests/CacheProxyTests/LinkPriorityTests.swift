@@ -89,6 +89,43 @@ struct LinkPriorityTests {
         }
     }
 
+    @Test("A prefetch that a playing player follows is cut for another player's start; the follower still gets every byte")
+    func followedPrefetchIsCutForAStart() async throws {
+        try await ProxyHarness.run { harness in
+            // 30 s segments: the playing player's buffer lasts the whole test, its segment never escalates.
+            let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:30\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:30.0,\nseg0.ts\n#EXTINF:30.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
+            harness.origin.set("/now/index.m3u8", .init(Array(playlist.utf8), contentType: "application/vnd.apple.mpegurl"))
+            harness.origin.set("/now/seg0.ts", .init(TestBytes(seed: 78).bytes(0, 100_000)))
+            let segment = TestBytes(seed: 79).bytes(0, 1_500_000)
+            harness.origin.set("/now/seg1.ts", .init(segment, faults: .init(chunkDelay: .milliseconds(20), chunkSize: 16 * 1024)))
+            let gate = TestGate()
+            harness.origin.set("/other.mp4", .init(TestBytes(seed: 80).bytes(0, 200_000), contentType: "video/mp4",
+                                                   faults: .init(pauseAfter: 0, gate: gate)))
+            #expect(try await harness.get("/now/index.m3u8").status == 200)
+            #expect(try await harness.get("/now/seg0.ts").status == 200, "the start: 30 s of media")
+            let prefetch = try await PrefetchTests.post(
+                harness, #"{"urls": ["\#(harness.origin.url("/now/seg1.ts"))"], "bytes": \#(segment.count)}"#)
+            #expect(prefetch.status == 202)
+            try await waitUntil("the prefetch is under way") { cachedLength(harness, "/now/seg1.ts") > 100_000 }
+            let prefetchRequests = harness.origin.requests(for: "/now/seg1.ts").count
+            let follower = StreamingRequest(harness, "/now/seg1.ts")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(harness.origin.requests(for: "/now/seg1.ts").count == prefetchRequests, "the player follows the prefetch's transfer")
+            // Another player starts (a second item, a swipe): the link is its own.
+            let starting = StreamingRequest(harness, "/other.mp4", headers: [("Range", "bytes=0-1023")])
+            try await waitUntil("the start's request reached the origin") { gate.arrivals == 1 }
+            try await waitUntil("the followed prefetch was cut") { (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1 }
+            let cut = cachedLength(harness, "/now/seg1.ts")
+            #expect(cut < UInt64(segment.count))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(cachedLength(harness, "/now/seg1.ts") == cut, "nothing of the segment came while the start waited")
+            gate.open()
+            #expect(try await starting.body() == Array(TestBytes(seed: 80).bytes(0, 1024)))
+            #expect(try await follower.body() == segment, "the follower fetched the rest itself after the start")
+            #expect(harness.origin.requests(for: "/now/seg1.ts").count > prefetchRequests)
+        }
+    }
+
     @Test("A download pauses while a playing player's segment is fetched, and goes on from where it stopped")
     func downloadPausesForAPlayer() async throws {
         try await ProxyHarness.run { harness in

@@ -22,9 +22,12 @@ final class FetchOwnership: Sendable {
     /// The fields asked for this fetch's origin requests.
     let headers: OriginHeaderFields
 
-    /// Whether no client's response streams from the fetch (a prefetch, a session's buffering,
-    /// a download): it is cut rather than paused while a player waits to start, since a paused
-    /// transfer keeps receiving until its socket's buffer is full.
+    /// Whether no client's response started the fetch (a prefetch, a session's buffering, a
+    /// download): it is cut rather than paused while a player waits to start, since a paused
+    /// transfer keeps receiving until its socket's buffer is full. It is cut even when a client
+    /// follows it: that client fetches the rest itself, at its own turn, and the client that
+    /// followed it is often gone (a player that swiped away from the video whose next segment a
+    /// prefetch was fetching), though the fetch keeps the urgency it raised.
     let isPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
 
@@ -63,9 +66,6 @@ final class FetchOwnership: Sendable {
     static let idlePriority = priority(.orphaned, rank: ranks)
 
     var isOwnerGone: Bool { gone.load(ordering: .relaxed) }
-
-    /// Whether the fetch may be cut for a player's start: preemptible and followed by nobody.
-    var mayBeCut: Bool { isPreemptible && !followed.load(ordering: .relaxed) }
 
     /// Whether a fetch of this ownership was cut for a player's start (its caller fetches the
     /// gap again at its next turn, without counting a failure).

@@ -10,7 +10,7 @@ import Synchronization
 /// two chunks of its body (it stops reading: the socket's buffer fills and TCP stops the origin
 /// sending), and goes on, from where it stopped, once nothing more urgent is in flight. An
 /// orphaned transfer is cut instead of paused (its bytes are wanted by nobody now), and so is a
-/// preemptible one (``FetchOwnership/mayBeCut``) while a player waits to start: a paused socket
+/// preemptible one (``FetchOwnership/isPreemptible``) while a player waits to start: a paused socket
 /// keeps receiving until its buffer is full.
 ///
 /// The check between chunks is one atomic load; the lock is taken when a transfer starts or
@@ -79,7 +79,7 @@ final class LinkScheduler: Sendable {
     /// then cuts it). Throws when the task is cancelled. A fetch of `range` of `key` that waits
     /// names them, so that ``raise(key:range:to:follower:)`` finds it. A transfer paused in the
     /// middle of its body (`midBody`) also comes back when a player starts to wait and it may be
-    /// cut (``FetchOwnership/mayBeCut``): its paused socket would go on taking the link.
+    /// cut (``FetchOwnership/isPreemptible``): its paused socket would go on taking the link.
     func waitForTurn(_ ownership: FetchOwnership, key: String? = nil, range: ByteRange? = nil, midBody: Bool = false) async throws {
         guard let key else { return try await waitUntilItsTurn(ownership, midBody: midBody) }
         let identifier = state.withLock { state -> UInt64 in
@@ -95,7 +95,7 @@ final class LinkScheduler: Sendable {
         while true {
             let generation = state.withLock { $0.generation }
             if mayProceed(ownership) || ownership.urgency == .orphaned { return }
-            if midBody, leadingUrgency == .start, ownership.mayBeCut { return }
+            if midBody, leadingUrgency == .start, ownership.isPreemptible { return }
             try Task.checkCancellation()
             await waitForChange(after: generation)
         }

@@ -211,7 +211,7 @@ final class Upstream: Sendable {
                 }
                 // A paused transfer keeps receiving until its socket's buffer is full (seconds of
                 // a slow link): a player waiting to start gets the link at once instead.
-                if scheduler.leadingUrgency == .start, ownership.mayBeCut {
+                if scheduler.leadingUrgency == .start, ownership.isPreemptible {
                     ownership.notePreempted()
                     counters.recordPreemptedTransfer()
                     throw CancellationError()
