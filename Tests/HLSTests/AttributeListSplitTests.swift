@@ -111,8 +111,8 @@ import Testing
                 #expect(scanner.problem == nil && namesAreClean, "\(String(decoding: list, as: UTF8.self))")
                 let recorded = (0..<parser.attributes.count).map { parser.attributes[$0] }
                 #expect(recorded.map(describe) == expected.map(describe), "\(String(decoding: list, as: UTF8.self))")
-                let names = expected.compactMap(\.knownName).reduce(UInt128(0)) { $0 | $1.bit }
-                let quoted = expected.filter(\.isQuoted).compactMap(\.knownName).reduce(UInt128(0)) { $0 | $1.bit }
+                let names = expected.compactMap(\.knownName).reduce(UInt64(0)) { $0 | $1.bit }
+                let quoted = expected.filter(\.isQuoted).compactMap(\.knownName).reduce(UInt64(0)) { $0 | $1.bit }
                 #expect(summary.names == names && summary.quotedNames == quoted)
             }
         }

@@ -75,9 +75,10 @@ final class NameTable: Sendable {
     private static func word(_ base: UnsafePointer<UInt8>, _ start: Int, from offset: Int, ifLongerThan minimum: Int,
                              _ length: Int) -> UInt64 {
         let word = SWAR.load(base, start &+ max(0, min(offset, length &- 8)))
-        // All ones when the name is longer than `minimum` (the difference's sign), else zero:
-        // arithmetic, which the compiler cannot turn back into a branch.
-        return word & UInt64(bitPattern: Int64(minimum &- length) &>> 63)
+        // Shifted out by 32 twice when the name is not longer than `minimum`: arithmetic on the
+        // sign of the difference. (Masked with zero instead, the load became a branch again.)
+        let shift = UInt64(bitPattern: Int64(length &- minimum &- 1) &>> 63) & 32
+        return (word &>> shift) &>> shift
     }
 
     @inline(__always)

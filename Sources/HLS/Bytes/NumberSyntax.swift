@@ -143,7 +143,15 @@ enum NumberSyntax {
     /// `decimal-resolution`: two decimal-integers separated by `x`.
     static func resolution(_ base: UnsafePointer<UInt8>, _ span: ByteSpan, readableEnd: Int)
         -> (width: UInt64, height: UInt64)? {
-        // A resolution's width is digits up to the `x`: the first non-digit must be it.
+        // A resolution's width is digits up to the `x`: the first non-digit must be it. The
+        // short path reads the width with word arithmetic.
+        if let width = shortDigitRun(base, span.lowerBound, span.upperBound, readableEnd: readableEnd) {
+            let separator = span.lowerBound &+ width.count
+            guard width.count > 0, separator < span.upperBound, base[separator] == ASCII.lowerX,
+                  let height = decimalInteger(base, ByteSpan(separator &+ 1, span.upperBound), readableEnd: readableEnd)
+            else { return nil }
+            return (width.value, height)
+        }
         var separator = span.lowerBound
         while separator < span.upperBound && ASCII.isDigit(base[separator]) { separator += 1 }
         guard separator < span.upperBound, base[separator] == ASCII.lowerX,

@@ -10,10 +10,12 @@ enum AttributeName: UInt8, Sendable, CaseIterable {
     case hdcpLevel, allowedCPC, videoRange, reqVideoLayout, stableVariantID
     case audio, video, subtitles, closedCaptions, pathwayID, programID
     case dataID, value, format, serverURI, timeOffset, precise
-    case importName, queryParameter
-    case partTarget, canSkipUntil, canSkipDateRanges, holdBack, partHoldBack, canBlockReload
-    case independent, gap, skippedSegments, recentlyRemovedDateRanges
+    case partTarget, independent, gap, skippedSegments, recentlyRemovedDateRanges
     case byteRangeStart, byteRangeLength, lastMSN, lastPart
+    // Raw values from 64 on: names of tags that come once in a playlist, if at all, whose lists
+    // the one-pass split leaves to the scanner (its name sets are 64 bits).
+    case importName, queryParameter
+    case canSkipUntil, canSkipDateRanges, holdBack, partHoldBack, canBlockReload
 
     var text: String {
         switch self {

@@ -6,7 +6,8 @@
 /// (``AttributeListChunk``); separators inside quoted strings are masked off, and the entries
 /// are the runs between the rest. Anything the masks cannot vouch for (a quote anywhere but
 /// around a whole value, an entry without `=`, an empty value or name, white space, a trailing
-/// comma, a name that is repeated or not `[A-Z0-9-]`, too many attributes) gives the list back
+/// comma, a name that is repeated or not `[A-Z0-9-]`, a name of the rare tags whose raw value is
+/// 64 or more, too many attributes) gives the list back
 /// to ``AttributeListScanner``, which recovers and reports as it always has: this path records
 /// exactly what the scanner's would, or nothing.
 extension PlaylistParser {
@@ -18,9 +19,9 @@ extension PlaylistParser {
         let end = span.upperBound
         let poolStart = attributes.count
         var flaws = false
-        var names: UInt128 = 0
-        var quotedNames: UInt128 = 0
-        var repeated: UInt128 = 0
+        var names: UInt64 = 0
+        var quotedNames: UInt64 = 0
+        var repeated: UInt64 = 0
         var quoteCount = 0
         var wholeQuotedValues = 0
         var nameStart = start
@@ -94,14 +95,18 @@ extension PlaylistParser {
         if ASCII.isWhitespace(first) || ASCII.isWhitespace(last) { return nil }
         let span = ByteSpan(nameStart, equals)
         let known = AttributeName.named(base, span, in: attributeTable, readableEnd: count)
-        if known == nil && !Self.isAttributeName(base, span) { return nil }
+        if let known {
+            if known.rawValue >= 64 { return nil }
+        } else if !Self.isAttributeName(base, span) {
+            return nil
+        }
         return AttributeRecord(name: span, value: ByteSpan(valueStart, valueEnd), knownName: known,
                                isQuoted: isQuoted, isUnterminated: false)
     }
 
     @inline(__always)
-    private mutating func record(_ entry: AttributeRecord, names: inout UInt128, quotedNames: inout UInt128,
-                                 repeated: inout UInt128) {
+    private mutating func record(_ entry: AttributeRecord, names: inout UInt64, quotedNames: inout UInt64,
+                                 repeated: inout UInt64) {
         if let known = entry.knownName {
             let bit = known.bit
             repeated |= names & bit
