@@ -74,12 +74,16 @@ extension CacheStore {
     /// Opens the file of an existing entry, whose name the caller marked busy, and holds it for
     /// the entry. A file that is gone or no longer holds the key costs the entry (the file stays).
     func openEntryFile(key: String, fileName: String) {
+        // A closed store has let go of its files' write locks and must not take them again.
+        let writable = isWritable && !locked { $0.isClosed }
         let opened = Swift.Result { () throws(SparseFileError) in
-            try SparseFile.open(at: layout.path(ofEntry: fileName), mode: isWritable ? .readWrite : .readOnly,
+            try SparseFile.open(at: layout.path(ofEntry: fileName), mode: writable ? .readWrite : .readOnly,
                                 expectedKey: key, options: configuration.fileOptions)
         }
         locked { state in
             state.endActivity(on: fileName)
+            // Closed meanwhile: the caller looks again and opens the file read-only.
+            if writable, state.isClosed { return }
             guard state.records[key]?.fileName == fileName else {
                 // The entry went away meanwhile; the file goes with `opened`, after the lock.
                 return

@@ -29,6 +29,7 @@ extension CacheStore {
         measureSpaceIfDue()
         while true {
             let step = try locked { state throws(CacheStoreError) -> FillStart in
+                guard !state.isClosed else { throw CacheStoreError(.closed, "the store is closed") }
                 guard state.fills[key]?.contains(where: { $0.identifier == identifier }) == true else {
                     throw CacheStoreError(.entryReplaced, "the fill of \(key) was cancelled: its entry was replaced or removed")
                 }
@@ -129,6 +130,7 @@ extension CacheStore {
         try retryingWhenDiskFull(needing: incoming, protecting: key) { () throws(CacheStoreError) in
             measureSpaceIfDue()
             try locked { state throws(CacheStoreError) in
+                guard !state.isClosed else { throw CacheStoreError(.closed, "the store is closed") }
                 guard state.fills[key]?.contains(where: { $0.identifier == identifier }) == true, state.records[key] != nil else {
                     throw CacheStoreError(.entryReplaced, "the entry \(key) was replaced or removed during its fill")
                 }

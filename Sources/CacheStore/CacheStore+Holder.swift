@@ -6,7 +6,9 @@ import Glibc
 import SparseFile
 
 /// Who writes a store, and how to reach it: the lock file names the process that holds it, and
-/// `DIR/control` beside it holds the address that process recorded.
+/// `DIR/control` beside it holds the address that process recorded. `package`: this is how
+/// `sparsecache` commands reach a running reference proxy; other servers do not speak its
+/// control API.
 extension CacheStore {
     /// The longest control address kept.
     static let maximumControlAddressLength = 1024
@@ -15,7 +17,7 @@ extension CacheStore {
     /// Any process may ask; this one's own writer counts too. A held lock is tried again for
     /// up to 100 ms before it counts (a forked child holds it for an instant after its holder
     /// let go), so the answer "held" takes that long.
-    public static func holder(of directory: String) -> StoreHolder? {
+    package static func holder(of directory: String) -> StoreHolder? {
         let layout = StoreDirectory(root: directory, calls: .live)
         guard let lock = try? FileDescriptor.open(layout.lockPath, flags: O_RDONLY, calls: .live),
               (try? lock.isLockedForWriting()) == true else { return nil }
@@ -31,7 +33,7 @@ extension CacheStore {
     ///
     /// - Throws: ``CacheStoreError/Code/readOnly``; ``CacheStoreError/Code/invalidArgument`` for
     ///   an address longer than 1024 bytes or of more than one line.
-    public func setControlAddress(_ address: String?) throws(CacheStoreError) {
+    package func setControlAddress(_ address: String?) throws(CacheStoreError) {
         try checkWritable()
         guard let address else {
             layout.remove(layout.controlPath)

@@ -10,8 +10,9 @@ extension CacheStore {
     /// A value that changes whenever any entry's file may have changed (an entry created,
     /// replaced or removed, or its file opened again), read without the store's lock. A caller
     /// that looked up an entry's file may keep using it for that key, instead of looking it up
-    /// again, while this value stays the same.
-    public var entriesRevision: UInt64 {
+    /// again, while this value stays the same. `package`: the reference proxy's per-connection
+    /// file cache on its hit path; a server that reads through ``EntryReader`` never needs it.
+    package var entriesRevision: UInt64 {
         revision.current
     }
 
@@ -84,8 +85,10 @@ extension CacheStore {
 extension CacheStore {
     /// Counts a request the cache answered entirely without a ``claim(key:range:)``, and marks
     /// the entry used. Its bytes are counted as they are served: by ``EntryReader/read(into:at:)``,
-    /// or ``EntryReader/recordServed(_:)`` for bytes sent straight from the file.
-    public func recordHit(key: String) {
+    /// or ``EntryReader/recordServed(_:)`` for bytes sent straight from the file. `package`: the
+    /// reference proxy's hit path, which answers without claiming; a server that claims every
+    /// request has its hits counted by ``claim(key:range:counts:)``.
+    package func recordHit(key: String) {
         locked { state in
             state.statistics.hits += 1
             state.touch(key, at: WallClock.milliseconds())

@@ -107,13 +107,18 @@ public final class CacheStore: Sendable {
         withExtendedLifetime(lock) {}
     }
 
-    /// Saves the index and counters, commits open entry files, and releases the writer lock.
-    /// Later calls fail with ``CacheStoreError/Code/closed``.
+    /// Saves the index and counters, commits open entry files, and releases the writer lock and
+    /// the entry files, so that the store can be opened for writing again, in this process too
+    /// (a file stays open, and locked, only while something else still holds it: a fill that is
+    /// still running fails at its next write). Later claims and writes fail with
+    /// ``CacheStoreError/Code/closed``; reads still work, from files opened read-only. Closing a
+    /// closed store does nothing: the directory may have another writer by then.
     public func close() throws(CacheStoreError) {
-        let files = state.withLock { state -> [SparseFile] in
-            state.isClosed = true
-            return state.files.all
+        let (files, wasClosed) = state.withLock { state -> ([SparseFile], Bool) in
+            defer { state.isClosed = true }
+            return (state.files.all, state.isClosed)
         }
+        guard !wasClosed else { return }
         flusher.withLock { task in
             task?.cancel()
             task = nil
@@ -122,6 +127,13 @@ public final class CacheStore: Sendable {
         defer {
             layout.remove(layout.controlPath)
             lockFile.withLock { $0 = nil }
+            // Each writable entry file holds its file's write lock, which a store opened again
+            // needs; the last reference going (outside the lock) closes the file.
+            let released = state.withLock { state in
+                defer { state.files = OpenFiles() }
+                return state.files
+            }
+            withExtendedLifetime(released) {}
         }
         // Everything is tried even when something fails (a full disk): what could not be
         // committed is dropped on the next open, never half-kept.

@@ -9,8 +9,23 @@ public struct EntryReader: Sendable {
     public let key: String
     let store: CacheStore
 
-    /// The entry's file, when the entry exists.
-    public var file: SparseFile? { store.entryFile(for: key) }
+    /// The entry's file, when the entry exists: for the reference proxy's zero-copy hits
+    /// (`sendfile` of a verified region, mapped reads) and the command line's inspection.
+    package var file: SparseFile? { store.entryFile(for: key) }
+
+    /// What the origin said about the entry's resource (its length, ETag, Last-Modified and
+    /// Content-Type), as the latest fill's ``FillHandle/start(_:)`` recorded it; nil while the
+    /// entry does not exist (before the first fill has started).
+    ///
+    /// A server answers a request's headers from it once the bytes it needs are cached or in
+    /// flight, and checks it again while it sends: when the resource changed at the origin,
+    /// a fill replaces the entry, and bytes of the new version must not follow bytes of the old
+    /// one in a single response.
+    public var metadata: EntryMetadata? {
+        guard let resource = file?.metadata else { return nil }
+        return EntryMetadata(contentLength: resource.contentLength, entityTag: resource.entityTag,
+                             lastModified: resource.lastModified, contentType: resource.contentType)
+    }
 
     /// Reads cached bytes at `offset` into `buffer`, verifying them; see ``SparseFile/read(into:at:)``.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(CacheStoreError) -> ReadOutcome {
@@ -28,8 +43,9 @@ public struct EntryReader: Sendable {
     }
 
     /// Counts `count` bytes of this entry served without ``read(into:at:)``: sent straight from
-    /// the file (a ``SparseFile/verifiedRegion(for:)`` given to `sendfile`).
-    public func recordServed(_ count: UInt64) {
+    /// the file (a ``SparseFile/verifiedRegion(for:)`` given to `sendfile`). `package`, with
+    /// ``file``: the reference proxy's zero-copy path.
+    package func recordServed(_ count: UInt64) {
         store.recordServed(count)
     }
 

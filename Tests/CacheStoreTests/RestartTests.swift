@@ -89,6 +89,36 @@ struct RestartTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/control"))
     }
 
+    /// An app that closes its cache and opens it again, in one process (the Hummingbird
+    /// example's restart test found this): the entry files' write locks went with the close,
+    /// so the second store opens every entry instead of dropping the ones it could not lock.
+    @Test func aClosedStoreLetsGoOfItsFilesSoItOpensAgainInTheSameProcess() throws {
+        let first = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        try first.put(key: "a", offset: 0, bytes: originBytes(0, 5000))
+        try first.close()
+        let second = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        #expect(second.cachedBytes("a", byteRange(0, 5000)) == originBytes(0, 5000))
+        try second.put(key: "a", offset: 5000, bytes: originBytes(5000, 100))
+        #expect(second.entry(for: "a")?.cachedBytes == 5100)
+        #expect(first.cachedBytes("a", byteRange(0, 5000)) == originBytes(0, 5000))  // still readable
+        try first.close()  // again: must not touch the directory the second store now writes
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/control") == false)
+        try second.setControlAddress("http://127.0.0.1:1")
+        try first.close()
+        #expect(CacheStore.holder(of: directory.path)?.controlAddress == "http://127.0.0.1:1")
+    }
+
+    @Test func aFillStillRunningWhenTheStoreClosesFailsAtItsNextWrite() throws {
+        let store = try CacheStore.open(at: directory.path, configuration: testConfiguration())
+        let fill = try #require(try store.claim(key: "k", range: byteRange(0, 200)).fills.first)
+        try fill.start(EntryMetadata(contentLength: 200))
+        try fill.write(originBytes(0, 100))
+        try store.close()
+        let error = #expect(throws: CacheStoreError.self) { try fill.write(originBytes(100, 100)) }
+        #expect(error?.code == .closed)
+        #expect(store.cachedBytes("k", byteRange(0, 100)) == originBytes(0, 100))
+    }
+
     @Test func theSizeLimitIsKeptInTheDirectory() throws {
         try CacheStore.create(at: directory.path, maximumSize: 123_456_789)
         #expect(try CacheStore.open(at: directory.path, readOnly: true).maximumSize == 123_456_789)
