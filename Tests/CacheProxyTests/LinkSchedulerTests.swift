@@ -211,4 +211,31 @@ struct LinkSchedulerTests {
         try await start.value
         #expect(try await pausedOwn.value, "the player's own fetch came back only when its turn came")
     }
+
+    @Test("A player's fetch that a prefetch follows is, once the player left, as urgent and as preemptible as the prefetch; one a player follows keeps its urgency")
+    func backgroundFollowerInheritsTheFetch() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        // The playing video's next segment, escalated: its player's buffer was about to run out.
+        let swipedAway = FetchOwnership(urgency: .buffering)
+        #expect(swipedAway.escalate())
+        let heldSwiped = hold(scheduler, "v01/seg1", swipedAway, until: release)
+        let stillWatched = FetchOwnership(urgency: .buffering)
+        let heldWatched = hold(scheduler, "v02/seg1", stillWatched, until: release)
+        try await waitUntil("both transfers are registered") { scheduler.census.values.reduce(0, +) == 2 }
+        scheduler.raise(key: "v01/seg1", range: nil, to: .deep, backgroundRank: 2)
+        scheduler.raise(key: "v02/seg1", range: nil, to: .buffering)
+        #expect(swipedAway.urgency == .start, "while its player is there, the player's urgency")
+        scheduler.ownerLeft(swipedAway)
+        scheduler.ownerLeft(stillWatched)
+        #expect(swipedAway.urgency == .deep && swipedAway.priority == FetchOwnership(urgency: .deep, rank: 2).priority)
+        #expect(swipedAway.isPreemptible, "a start cuts it, as it cuts the prefetch")
+        #expect(stillWatched.urgency == .buffering && !stillWatched.isPreemptible, "another player waits for its bytes")
+        let orphan = FetchOwnership(urgency: .buffering)
+        orphan.ownerLeft()
+        #expect(orphan.urgency == .orphaned && orphan.isPreemptible)
+        release.open()
+        try await heldSwiped.value
+        try await heldWatched.value
+    }
 }

@@ -47,7 +47,7 @@ final class PrefetchJob: Sendable {
     /// The start buffer of a video is what the user waits for at the next swipe; the rest of
     /// the budget is deeper buffering, behind a playing player's next segments.
     private func warmer(_ urgency: FetchUrgency = .ahead) -> ResourceWarmer {
-        ResourceWarmer(context: context, lane: .segment, urgency: urgency, rank: rank.load(ordering: .relaxed), headers: headers)
+        ResourceWarmer(context: context, lane: .segment, urgency: urgency, rank: { [self] in rank.load(ordering: .relaxed) }, headers: headers)
     }
 
     /// Runs the job; returns a note about what it left out, if anything.

@@ -13,9 +13,14 @@ import Synchronization
 /// ``LinkScheduler/raise(key:range:to:)``), which lets the fetches it paused know.
 final class FetchOwnership: Sendable {
     private let gone = Atomic<Bool>(false)
-    /// Someone else waits for the fetch's bytes too (a follower raised it): it is not orphaned
-    /// when its own client leaves.
+    /// A player waits for the fetch's bytes too (it raised it): the fetch is not orphaned when
+    /// its own client leaves.
     private let followed = Atomic<Bool>(false)
+    /// The most urgent priority of the prefetches and downloads that wait for the fetch's bytes
+    /// (``idlePriority`` while none does). Once its own client left and no player follows it,
+    /// the fetch is theirs: as urgent as they are, and preemptible as they are, never more
+    /// (a player's segment that escalated to a start stays no start once the player swiped away).
+    private let backgroundFollowers = Atomic<Int>(FetchOwnership.idlePriority)
     private let level: Atomic<Int>
     /// The session the fetched bytes are counted for.
     let session: SessionTraffic?
@@ -28,7 +33,10 @@ final class FetchOwnership: Sendable {
     /// follows it: that client fetches the rest itself, at its own turn, and the client that
     /// followed it is often gone (a player that swiped away from the video whose next segment a
     /// prefetch was fetching), though the fetch keeps the urgency it raised.
-    let isPreemptible: Bool
+    var isPreemptible: Bool {
+        ownPreemptible || (gone.load(ordering: .relaxed) && !followed.load(ordering: .relaxed))
+    }
+    private let ownPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
 
     /// When the fetch becomes a ``FetchUrgency/start``: a playing player's next segment, at the
@@ -43,7 +51,7 @@ final class FetchOwnership: Sendable {
         urgency: FetchUrgency, rank: Int = 0, escalation: ContinuousClock.Instant? = nil, session: SessionTraffic? = nil,
         headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false
     ) {
-        isPreemptible = preemptible
+        ownPreemptible = preemptible
         level = Atomic(Self.priority(urgency, rank: rank))
         self.escalation = escalation
         self.session = session
@@ -81,7 +89,9 @@ final class FetchOwnership: Sendable {
 
     /// The urgency and the rank within it, as one number: lower goes first.
     var priority: Int {
-        if gone.load(ordering: .relaxed), !followed.load(ordering: .relaxed) { return Self.priority(.orphaned, rank: 0) }
+        if gone.load(ordering: .relaxed), !followed.load(ordering: .relaxed) {
+            return min(backgroundFollowers.load(ordering: .relaxed), Self.priority(.orphaned, rank: 0))
+        }
         return level.load(ordering: .relaxed)
     }
 
@@ -89,11 +99,26 @@ final class FetchOwnership: Sendable {
         gone.store(true, ordering: .relaxed)
     }
 
-    /// A more urgent client follows the fetch: it is at least that urgent from now on. Returns
-    /// whether anything changed.
+    /// A player follows the fetch: it is at least that urgent from now on. Returns whether
+    /// anything changed.
     func raise(to urgency: FetchUrgency) -> Bool {
         let wasFollowed = followed.exchange(true, ordering: .relaxed)
         return lower(to: Self.priority(urgency, rank: 0)) || !wasFollowed
+    }
+
+    /// A prefetch or a download at `urgency` and `rank` follows the fetch: it is at least that
+    /// urgent while its own client is there, and exactly that urgent once it left (see
+    /// ``backgroundFollowers``). Returns whether anything changed.
+    func raiseInBackground(to urgency: FetchUrgency, rank: Int) -> Bool {
+        let desired = Self.priority(urgency, rank: rank)
+        var current = backgroundFollowers.load(ordering: .relaxed)
+        var changed = false
+        while desired < current {
+            let (exchanged, original) = backgroundFollowers.compareExchange(expected: current, desired: desired, ordering: .relaxed)
+            if exchanged { changed = true; break }
+            current = original
+        }
+        return lower(to: desired) || changed
     }
 
     /// Its ``escalation`` came: the fetch is a start from now on. Returns whether anything changed.

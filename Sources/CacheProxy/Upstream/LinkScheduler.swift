@@ -110,13 +110,20 @@ final class LinkScheduler: Sendable {
     /// A client at `urgency` waits for bytes of `range` (nil: the whole resource) of `key` that
     /// transfers of others are fetching: they become at least as urgent as that client, and are
     /// not orphaned when their own client leaves. The client's own transfers (`follower`) are
-    /// left as they are.
-    func raise(key: String, range: ByteRange?, to urgency: FetchUrgency, follower: FetchOwnership? = nil) {
+    /// left as they are. A prefetch or a download (`backgroundRank`: its rank) keeps them only
+    /// as urgent, and as preemptible, as itself once their own client left
+    /// (``FetchOwnership/raiseInBackground(to:rank:)``).
+    func raise(key: String, range: ByteRange?, to urgency: FetchUrgency, follower: FetchOwnership? = nil, backgroundRank: Int? = nil) {
         let changed = state.withLock { state -> Bool in
             var changed = false
             for transfer in Array(state.transfers.values) + state.waiting.values
             where transfer.key == key && transfer.ownership !== follower && Self.overlap(transfer.range, range) {
-                if transfer.ownership.raise(to: urgency) { changed = true }
+                let raised = if let backgroundRank {
+                    transfer.ownership.raiseInBackground(to: urgency, rank: backgroundRank)
+                } else {
+                    transfer.ownership.raise(to: urgency)
+                }
+                if raised { changed = true }
             }
             return changed
         }
