@@ -13,6 +13,9 @@ struct SessionFirstAnswerTests {
     /// About 0.4 s per segment: 20 chunks of 10,000 bytes, 20 ms apart.
     static let throttled = TestOrigin.Faults(chunkDelay: .milliseconds(20), chunkSize: 10_000)
     static let segmentSize = 200_000
+    /// The start timeout (10 s by default) is not what these tests check: on a loaded machine it
+    /// passed before the throttled origin sent the start, and the answer rightly stopped waiting.
+    static let patience = #""startTimeout": 60"#
 
     /// An answer, and how many segments of the played variant were cached from the first when
     /// it arrived (caching only grows, so that is at least what the proxy saw when it answered).
@@ -63,7 +66,7 @@ struct SessionFirstAnswerTests {
                 "hide", on: harness.origin, segments: 8, segmentSize: Self.segmentSize, faults: Self.throttled)
             let client = SessionClient(harness: harness)
             let session = try await client.open(
-                #"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", "hideUntilBuffered": true, "bufferAhead": {"segments": 3}}"#)
+                #"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", "hideUntilBuffered": true, "bufferAhead": {"segments": 3}, \#(Self.patience)}"#)
             let answers = try await Self.concurrentAnswers(
                 session.playlist, client: client, cached: Self.cachedPrefix(of: "low", in: presentation, harness: harness))
             #expect(answers.count == 2)
@@ -83,7 +86,7 @@ struct SessionFirstAnswerTests {
             let presentation = TestPresentation.publish(
                 "start", on: harness.origin, segments: 8, segmentSize: Self.segmentSize, faults: Self.throttled)
             let client = SessionClient(harness: harness)
-            let session = try await client.open(#"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", \#(startBuffer)}"#)
+            let session = try await client.open(#"{"url": "\#(harness.origin.url(presentation.mediaPath("low")))", \#(startBuffer), \#(Self.patience)}"#)
             let answers = try await Self.concurrentAnswers(
                 session.playlist, client: client, cached: Self.cachedPrefix(of: "low", in: presentation, harness: harness))
             #expect(answers.count == 2)
@@ -102,7 +105,7 @@ struct SessionFirstAnswerTests {
                 "lock", on: harness.origin, segments: 8, segmentSize: Self.segmentSize, audio: true, faults: Self.throttled)
             let client = SessionClient(harness: harness)
             let session = try await client.open(
-                #"{"url": "\#(harness.origin.url(presentation.masterPath))", "quality": "lowest", "hideUntilBuffered": true}"#)
+                #"{"url": "\#(harness.origin.url(presentation.masterPath))", "quality": "lowest", "hideUntilBuffered": true, \#(Self.patience)}"#)
             let masters = try await Self.concurrentAnswers(session.playlist, client: client) { 0 }
             #expect(masters.count == 2 && masters[0].response.body == masters[1].response.body, "the multivariant answers differ")
             let variantURI = try #require(Self.firstVariantURI(masters[0].response.body))
@@ -124,7 +127,7 @@ struct SessionFirstAnswerTests {
             let client = SessionClient(harness: harness)
             let session = try await client.open(#"""
                 {"urls": ["\#(harness.origin.url(first.mediaPath("low")))", "\#(harness.origin.url(second.mediaPath("low")))"],
-                 "hideUntilBuffered": true}
+                 "hideUntilBuffered": true, \#(Self.patience)}
                 """#)
             let answers = try await Self.concurrentAnswers(
                 session.playlist, client: client, cached: Self.cachedPrefix(of: "low", in: first, harness: harness))
