@@ -172,6 +172,17 @@ struct DASHRouteTests {
         #expect(route == .dash(try OriginURL(parsing: "https://cdn.example/v/v1/seg-$Number$.m4s?token=a%2Fb&x=1")))
     }
 
+    @Test("A session's path form, /sessions/ID/dash/<prefix>/<rest>, is the session's media route, counted as the session's")
+    func sessionPathForm() throws {
+        let route = try ProxyRoute(parsing: "/sessions/s-1/dash/https%3A%2F%2Fcdn.example%2Fv%2F/seg-$Number$.m4s?t=1")
+        #expect(route == .sessionProxy("s-1", try OriginURL(parsing: "https://cdn.example/v/seg-$Number$.m4s?t=1"), DeliveryDirectives()))
+        #expect(RouteAccess(target: Array("/sessions/s-1/dash/https%3A%2F%2Fcdn.example%2F/a/b.m4s".utf8)) == .media)
+        #expect(RouteLabel(target: "/sessions/s-1/dash/https%3A%2F%2Fcdn.example%2F/a.m4s") == .session)
+        #expect(RouteAccess(target: Array("/sessions/s-1/other".utf8)) == .control)
+        #expect(throws: ParseError.self) { try ProxyRoute(parsing: "/sessions/a%2Fb/dash/https%3A%2F%2Fcdn.example%2F/a.m4s") }
+        #expect(throws: ParseError.self) { try ProxyRoute(parsing: "/sessions/s/dash/not-a-url/a.m4s") }
+    }
+
     @Test("DASH's path form is a media route (no control token) and counts as the proxy's in metrics")
     func mediaRoute() {
         #expect(RouteAccess(target: Array("/dash/https%3A%2F%2Fcdn.example%2F/a/b/c.m4s".utf8)) == .media)

@@ -39,6 +39,19 @@ import Testing
         #expect(try Self.originRequests(of: manifest, servedAt: served) == (try Self.requests(of: manifest)))
     }
 
+    @Test func anEndpointUnderAPathPutsItsPathBeforeThePathFormAndMapsBack() throws {
+        let endpoint = try #require(DASHProxyEndpoint(under: "http://127.0.0.1:8080/sessions/s1/"))
+        let origin = "https://cdn.example/v/$RepresentationID$/seg-$Number$.m4s?t=1"
+        let url = try #require(endpoint.url(for: origin))
+        #expect(url == "http://127.0.0.1:8080/sessions/s1/dash/https%3A%2F%2Fcdn.example%2Fv%2F/$RepresentationID$/seg-$Number$.m4s?t=1")
+        #expect(endpoint.originURL(for: url) == origin)
+        #expect(DASHProxyEndpoint(port: 8080).originURL(for: url) == nil)
+        #expect(DASHProxyEndpoint(under: "http://h") == DASHProxyEndpoint("http://h"))
+        for refused in ["http://h/a/../b", "http://h/a//b", "http://h/a%20b", "http://h/./a", "ftp://h/a", "http://h/a?x", "h/a"] {
+            #expect(DASHProxyEndpoint(under: refused) == nil, "\(refused)")
+        }
+    }
+
     @Test func servedThroughTheQueryFormTheMPDGetsAProxiedBaseURLOfItsDirectoryAndKeepsItsTemplates() throws {
         let manifest = try Fixtures.manifest("ffmpeg/template-timeline.mpd")
         var policy = Self.policy

@@ -19,6 +19,9 @@ struct DASHManifestResponder {
     let context: ProxyContext
     /// The fields asked for the origin requests (a player's forwarded fields).
     var headers = OriginHeaderFields()
+    /// The playback session whose player asks, if any: its URLs route through the session, and
+    /// its quality lock and maximum bandwidth drop Representations.
+    var session: SessionEngine?
 
     /// Media types written on the rewritten MPD.
     static let contentType = "application/dash+xml"
@@ -28,12 +31,17 @@ struct DASHManifestResponder {
                                                             headers: headers, writer: writer)
         PlaylistResponder.recordCacheUse(of: loaded, origin: origin, context: context)
         let manifest = try loaded.document ?? Self.parseFailure(loaded.body)
+        if let session, loaded.source == .origin { session.traffic.recordFetched(UInt64(loaded.body.count)) }
         let base = context.baseURL(for: request)
-        guard let manifestURL = DASHAbsoluteURL(loaded.url), let endpoint = DASHProxyEndpoint(base),
+        guard let manifestURL = DASHAbsoluteURL(loaded.url), let endpoint = session?.presentation.dashEndpoint ?? DASHProxyEndpoint(base),
               let servedURL = DASHAbsoluteURL(base + request.uri) else {
             throw ProxyFailure(status: 502, "the proxy's address \(base) cannot serve DASH: its URLs need a base without a path")
         }
-        let policy = DASHProxyRewritePolicy(endpoint: endpoint, servedManifestURL: servedURL)
+        var policy = DASHProxyRewritePolicy(endpoint: endpoint, servedManifestURL: servedURL)
+        if let session {
+            policy.maximumBandwidth = session.request.maximumBandwidth
+            if let lock = session.presentation.dashLock { policy.keepRepresentation = { lock.keeps($0) } }
+        }
         let rewritten: [UInt8]
         do {
             rewritten = try manifest.rewritten(manifestURL: manifestURL, policy: policy)

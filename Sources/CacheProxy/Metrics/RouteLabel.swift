@@ -1,3 +1,5 @@
+import CacheProxyParsing
+
 /// The `route` label of `sparsecache_requests_total`: what a request asked of the proxy,
 /// told from its path alone, so that refused requests (a bad `url`, an unknown session) count
 /// under the route they were meant for.
@@ -38,7 +40,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         func ends(_ suffix: String) -> Bool { path.reversed().starts(with: suffix.utf8.reversed()) }
         if path.elementsEqual("/proxy".utf8) || starts("/dash/") {
             self = .proxy
-        } else if starts("/sessions/"), ends("/index.m3u8") || ends("/proxy") {
+        } else if RouteAccess.isSessionResource(path) {
             self = .session
         } else if path.elementsEqual("/sessions".utf8) || starts("/sessions/") {
             self = .sessions

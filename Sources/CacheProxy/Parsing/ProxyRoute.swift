@@ -12,7 +12,8 @@ import DASH
 /// - `/metrics` gives its metrics in the Prometheus text format.
 /// - `/prefetch` manages the prefetch queue; `/downloads` and `/downloads/ID` the downloads.
 /// - `/sessions`, `/sessions/ID`, and a session's resources: `/sessions/ID/index.m3u8` (its
-///   playlist) and `/sessions/ID/proxy?url=...` (everything its playlists name).
+///   playlist), `/sessions/ID/proxy?url=...` (everything its playlists name) and
+///   `/sessions/ID/dash/<prefix>/<rest>` (a DASH session's MPD and everything it names).
 /// - `/dash/<percent-encoded origin prefix>/<rest>`: the path form of DASH URLs
 ///   (`DASHProxyEndpoint`), which keeps an MPD's `$Number$`-style templates literal; the origin
 ///   URL is the decoded prefix followed by the rest (its query included) as written.
@@ -63,6 +64,10 @@ public enum ProxyRoute: Sendable, Hashable {
         // The path form's query belongs to the origin URL, so it is not split off first.
         if bytes.starts(with: DASHProxyEndpoint.pathPrefix.utf8) {
             self = .dash(try Self.dashOrigin(bytes, limits: limits))
+            return
+        }
+        if RouteAccess.isSessionDASHPath(bytes) {
+            self = try Self.sessionDASHRoute(bytes.dropFirst("/sessions/".utf8.count), limits: limits)
             return
         }
         let questionMark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
@@ -125,6 +130,13 @@ public enum ProxyRoute: Sendable, Hashable {
             return .sessionProxy(id, origin, directives)
         }
         throw ParseError(.notFound, "no such session resource")
+    }
+
+    /// `ID/dash/<prefix>/<rest>`: a session's DASH path form.
+    private static func sessionDASHRoute(_ rest: ArraySlice<UInt8>, limits: RequestTargetLimits) throws(ParseError) -> ProxyRoute {
+        let slash = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+        let id = try identifier(rest[..<slash], what: "session")
+        return .sessionProxy(id, try dashOrigin(Array(rest[slash...]), limits: limits), DeliveryDirectives())
     }
 
     /// The `url` parameter and the delivery directives of a proxy query.

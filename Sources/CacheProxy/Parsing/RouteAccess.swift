@@ -16,6 +16,24 @@ public enum RouteAccess: Sendable, Hashable {
         ["sessions", "*", "proxy"],
     ]
 
+    /// Whether `path` is DASH's path form under a session, `/sessions/<ID>/dash/...`.
+    static func isSessionDASHPath(_ path: some Collection<UInt8>) -> Bool {
+        let sessions = "/sessions/".utf8
+        guard path.starts(with: sessions) else { return false }
+        let rest = path.dropFirst(sessions.count)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")), slash != rest.startIndex else { return false }
+        return rest[slash...].starts(with: "/dash/".utf8)
+    }
+
+    /// Whether a request target is a session's media or playlist route, its own DASH path
+    /// form included.
+    public static func isSessionResource(_ target: some Collection<UInt8>) -> Bool {
+        let path = target.prefix { $0 != UInt8(ascii: "?") }
+        guard path.starts(with: "/sessions/".utf8) else { return false }
+        return isSessionDASHPath(path) || path.reversed().starts(with: "/index.m3u8".utf8.reversed())
+            || path.reversed().starts(with: "/proxy".utf8.reversed())
+    }
+
     /// The access a request target needs (its query, if any, is ignored).
     public init(target: some Collection<UInt8>) {
         let path = target.prefix { $0 != UInt8(ascii: "?") }
@@ -24,8 +42,9 @@ public enum RouteAccess: Sendable, Hashable {
             self = .control
             return
         }
-        // DASH's path form (`/dash/<prefix>/<rest>`) is a player's, however many segments follow.
-        if path.starts(with: "/dash/".utf8) {
+        // DASH's path form (`/dash/<prefix>/<rest>`, a session's under `/sessions/ID`) is a
+        // player's, however many segments follow.
+        if path.starts(with: "/dash/".utf8) || Self.isSessionDASHPath(path) {
             self = .media
             return
         }

@@ -67,7 +67,7 @@ struct RequestRouter: Sendable {
 
     private static func isControlPath(_ uri: String) -> Bool {
         let path = uri.prefix { $0 != "?" }
-        return controlPaths.contains { path == $0 || path.hasPrefix($0 + "/") } && !path.hasSuffix("/index.m3u8") && !path.hasSuffix("/proxy")
+        return controlPaths.contains { path == $0 || path.hasPrefix($0 + "/") } && !RouteAccess.isSessionResource(path.utf8)
     }
 
     private func route(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {

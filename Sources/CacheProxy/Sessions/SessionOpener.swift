@@ -1,4 +1,5 @@
 import CacheProxyParsing
+import DASH
 import HLS
 
 /// Opens a playback session: loads what it plays (through the cache, so a cached presentation
@@ -13,9 +14,15 @@ struct SessionOpener {
             return try await openVirtual(request, id: id, base: base)
         }
         let origin = request.urls[0]
+        if PlaylistDetection.hasDASHExtension(origin) {
+            return try await openDASH(request, id: id, base: base)
+        }
         let loaded = try await load(origin, field: "url", headers: request.headers)
         guard let playlist = loaded.playlist else {
-            throw SessionRequestFailure.field("url", "\(origin) is not an HLS playlist")
+            if DASHManifestResponder(context: context, headers: request.headers).isManifest(origin) {
+                return try await openDASH(request, id: id, base: base)
+            }
+            throw SessionRequestFailure.field("url", "\(origin) is not an HLS playlist or a DASH MPD")
         }
         var presentation = SessionPresentation(entry: .playlist(origin), locked: nil, base: base)
         guard playlist.kind == .master else {
@@ -62,6 +69,9 @@ struct SessionOpener {
         var locked: SessionPresentation.LockedVariant?
         for (index, origin) in request.urls.enumerated() {
             let field = "urls[\(index)]"
+            if PlaylistDetection.hasDASHExtension(origin) {
+                throw SessionRequestFailure.field(field, "\(origin) is a DASH MPD; a virtual playlist joins HLS playlists only")
+            }
             let loaded = try await load(origin, field: field, headers: request.headers)
             guard let playlist = loaded.playlist else { throw SessionRequestFailure.field(field, "\(origin) is not an HLS playlist") }
             guard playlist.kind == .master else {
@@ -107,9 +117,47 @@ struct SessionOpener {
         return HLSVirtualPlaylist.Part(playlist: playlist, url: base)
     }
 
+    /// A DASH session: the MPD is loaded (through the cache) and read for the quality lock; the
+    /// player then fetches it at the session's path form, where it is served rewritten with the
+    /// lock and the maximum bandwidth (``DASHManifestResponder``). The buffer policies follow
+    /// HLS media playlists' segments, which an MPD does not have: they are refused by name.
+    private func openDASH(_ request: PlaybackSessionRequest, id: String, base: String) async throws(ProxyFailure) -> SessionEngine {
+        let hlsOnly: [(String, Bool)] = [
+            ("bufferAhead", request.bufferAhead != nil), ("startBuffer", request.startBuffer != nil),
+            ("hideUntilBuffered", request.hideUntilBuffered), ("headSegments", request.headSegments != nil),
+            ("bandwidth", request.bandwidth != nil),
+        ]
+        if let (field, _) = hlsOnly.first(where: \.1) {
+            throw SessionRequestFailure.field(field, "\"\(field)\" is not supported for a DASH presentation (an MPD) yet: only \"quality\" and \"maxBandwidth\" are")
+        }
+        let origin = request.urls[0]
+        let loaded = try await load(origin, as: DASHManifest.self, field: "url", headers: request.headers)
+        guard let manifest = loaded.document else {
+            throw SessionRequestFailure.field("url", "\(origin) is not a DASH MPD that parses")
+        }
+        var presentation = SessionPresentation(entry: .dash(origin), locked: nil, base: base)
+        guard presentation.dashEndpoint != nil else {
+            throw ProxyFailure(status: 502, "the session's address \(base) cannot serve DASH")
+        }
+        if let quality = request.quality {
+            guard let lock = DASHSessionLock(manifest: manifest, quality: quality, maximumBandwidth: request.maximumBandwidth) else {
+                throw SessionRequestFailure.field("url", "\(origin) lists no Representation to play")
+            }
+            presentation.dashLock = lock
+        }
+        return SessionEngine(id: id, request: request, presentation: presentation, context: context)
+    }
+
     private func load(_ origin: OriginURL, field: String, headers: OriginHeaderFields) async throws(ProxyFailure) -> PlaylistLoader.Loaded {
+        try await load(origin, as: HLSPlaylist.self, field: field, headers: headers)
+    }
+
+    private func load<Document: ManifestDocument>(
+        _ origin: OriginURL, as kind: Document.Type, field: String, headers: OriginHeaderFields
+    ) async throws(ProxyFailure) -> LoadedManifest<Document> {
         do {
-            return try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers).load(origin, allowsStale: true)
+            return try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
+                .load(origin, as: kind, allowsStale: true)
         } catch let error as UpstreamError {
             let failure = ProxyFailure(error)
             throw ProxyFailure(status: failure.status, "\"\(field)\": \(failure.message)")

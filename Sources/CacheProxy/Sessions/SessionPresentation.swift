@@ -1,4 +1,5 @@
 import CacheProxyParsing
+import DASH
 import HLS
 
 /// What a session plays, as settled when it was opened: its entry playlist, the variant it is
@@ -9,6 +10,8 @@ struct SessionPresentation: Sendable {
         case playlist(OriginURL)
         /// A virtual playlist: the joined media playlist (absolute URIs), made once.
         case virtual(HLSPlaylist)
+        /// A DASH presentation's MPD, served at the session's own path form (``dashEndpoint``).
+        case dash(OriginURL)
     }
 
     /// A locked variant: what the policy keeps, and what the session reports.
@@ -21,8 +24,19 @@ struct SessionPresentation: Sendable {
     var locked: LockedVariant?
     /// `http://HOST:PORT/sessions/ID`: every URL of the session starts with it.
     var base: String
+    /// A DASH session's quality lock.
+    var dashLock: DASHSessionLock?
 
-    var playlistURL: String { base + "/index.m3u8" }
+    /// Where the player starts: `/sessions/ID/index.m3u8`, or for DASH the MPD's path form under
+    /// the session, `/sessions/ID/dash/<prefix>/<name>.mpd`, where its relative references
+    /// resolve through the session as written.
+    var playlistURL: String {
+        if case .dash(let origin) = entry, let url = dashEndpoint?.url(for: origin.string) { return url }
+        return base + "/index.m3u8"
+    }
+
+    /// Where a DASH session's rewritten URLs point: the path form under the session's base.
+    var dashEndpoint: DASHProxyEndpoint? { DASHProxyEndpoint(under: base) }
     /// Where the session's rewritten URIs point.
     var endpoint: String { base + "/proxy" }
 }

@@ -38,7 +38,7 @@ struct SessionResponder {
         }
     }
 
-    /// `GET /sessions/ID/index.m3u8` and `GET /sessions/ID/proxy?url=...`.
+    /// `GET /sessions/ID/index.m3u8`, `GET /sessions/ID/proxy?url=...` and `GET /sessions/ID/dash/...`.
     func respondToResource(_ id: String, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
                            writer: ResponseWriter) async throws {
         guard request.method == .GET || request.method == .HEAD else {
@@ -77,15 +77,24 @@ struct SessionResponder {
             return
         }
         try context.checkAllowed([origin])
+        let manifests = DASHManifestResponder(context: context, headers: headers, session: engine)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, writer: writer)
+            return
+        }
+        if PlaylistDetection.hasDASHExtension(origin) {
+            try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
         engine.playerRequested(key: context.store.key(for: origin.string), offset: Self.firstByte(of: request))
         let outcome = try await ByteResponder(context: context, session: engine.traffic, headers: headers)
             .respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
-            try await playlists.respond(origin: origin, directives: directives, writer: writer)
+            if manifests.isManifest(origin) {
+                try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
+            } else {
+                try await playlists.respond(origin: origin, directives: directives, writer: writer)
+            }
         }
     }
 

@@ -42,6 +42,25 @@ public struct DASHProxyEndpoint: Hashable, Sendable, CustomStringConvertible {
         origin = text
     }
 
+    /// An endpoint under a path, such as `http://127.0.0.1:8080/sessions/s1` (a playback
+    /// session's own URLs, which the proxy counts as the session's): path-form URLs are then
+    /// `<endpoint>/dash/<prefix>/<rest>`, and ``originURL(for:)`` takes them back. The path's
+    /// segments may hold only unreserved bytes (`A-Z a-z 0-9 - . _ ~`), and none may be empty,
+    /// `.` or `..`, so that resolving a player's reference keeps it. Nil otherwise, or when the
+    /// URL without its path is not an endpoint ``init(_:)`` accepts.
+    public init?(under base: String) {
+        var text = Substring(base)
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let schemeEnd = text.firstRange(of: "://") else { return nil }
+        let pathStart = text[schemeEnd.upperBound...].firstIndex(of: "/") ?? text.endIndex
+        guard let root = DASHProxyEndpoint(String(text[..<pathStart])) else { return nil }
+        let path = text[pathStart...]
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            guard segment.utf8.allSatisfy(PathSegmentEncoding.isUnreserved), !segment.isEmpty, segment != ".", segment != ".." else { return nil }
+        }
+        origin = root.origin + path
+    }
+
     /// The path-form URL of an absolute origin URL, or nil when it cannot have one: it is not
     /// http(s) with a host, or a `$` stands before its path (a template identifier there could
     /// not stay literal).
@@ -113,15 +132,18 @@ public struct DASHProxyEndpoint: Hashable, Sendable, CustomStringConvertible {
 
 /// Percent-encoding of one path segment: every byte outside RFC 3986's unreserved set.
 enum PathSegmentEncoding {
+    /// RFC 3986's unreserved bytes: `A-Z a-z 0-9 - . _ ~`.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
     static func encode(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            let isUnreserved = (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-                || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-            if isUnreserved {
+            if isUnreserved(byte) {
                 output.append(byte)
             } else {
                 output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]

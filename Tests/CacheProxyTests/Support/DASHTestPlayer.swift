@@ -8,6 +8,14 @@ import Testing
 /// `Range`). Every URL it requests must be the proxy's.
 struct DASHTestPlayer {
     let harness: ProxyHarness
+    /// Where every URL the player requests after the MPD must start: the proxy's path form, or a
+    /// session's (`.../sessions/ID/dash/`).
+    var pathFormPrefix: String?
+
+    init(harness: ProxyHarness, pathFormPrefix: String? = nil) {
+        self.harness = harness
+        self.pathFormPrefix = pathFormPrefix
+    }
 
     struct Play {
         /// The MPD as served.
@@ -47,7 +55,7 @@ struct DASHTestPlayer {
     }
 
     private func fetch(_ request: DASHSegmentRequest) async throws -> (url: String, range: DASHByteRange?, body: [UInt8]) {
-        let proxyBase = "http://127.0.0.1:\(harness.port)/dash/"
+        let proxyBase = pathFormPrefix ?? "http://127.0.0.1:\(harness.port)/dash/"
         try #require(request.url.hasPrefix(proxyBase), "\(request.url) does not go through the proxy's path form")
         let headers = request.byteRange.map { [("Range", $0.httpRangeHeaderValue)] } ?? []
         let response = try await harness.fetch(request.url, headers: headers)
