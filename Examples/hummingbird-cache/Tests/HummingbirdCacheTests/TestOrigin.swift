@@ -14,19 +14,24 @@ final class TestOrigin: Sendable {
     }
 
     static let entityTag = "\"v1\""
-    let files: [String: [UInt8]]
     private struct State {
+        var files: [String: (bytes: [UInt8], entityTag: String)]
         var received: [Received] = []
         var holdAt: Int?
         var gate = Gate<Bool>()
         var isFailing = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let server: Mutex<RunningServer?> = Mutex(nil)
 
     init(files: [String: [UInt8]]) {
-        self.files = files
+        state = Mutex(State(files: files.mapValues { ($0, Self.entityTag) }))
+    }
+
+    /// A new version of the resource at `path`, with another ETag.
+    func replace(_ path: String, with bytes: [UInt8], entityTag: String) {
+        state.withLock { $0.files[path] = (bytes, entityTag) }
     }
 
     var url: String { "http://127.0.0.1:\(server.withLock { $0?.port ?? 0 })" }
@@ -66,13 +71,13 @@ final class TestOrigin: Sendable {
     private func respond(to request: Request) -> Response {
         let path = request.uri.path
         let rangeHeader = request.headers[.range]
-        let (failing, holdAt, gate) = state.withLock { state in
+        let (failing, holdAt, gate, file) = state.withLock { state in
             state.received.append(Received(path: path, range: rangeHeader))
-            return (state.isFailing, state.holdAt, state.gate)
+            return (state.isFailing, state.holdAt, state.gate, state.files[path])
         }
         guard !failing else { return Response(status: .serviceUnavailable) }
-        guard let bytes = files[path] else { return Response(status: .notFound) }
-        var headers: HTTPFields = [.eTag: Self.entityTag, .contentType: "video/mp4", .acceptRanges: "bytes"]
+        guard let (bytes, entityTag) = file else { return Response(status: .notFound) }
+        var headers: HTTPFields = [.eTag: entityTag, .contentType: "video/mp4", .acceptRanges: "bytes"]
         let range: Range<Int>
         if let rangeHeader {
             guard let requested = Self.parse(rangeHeader, length: bytes.count) else {
