@@ -94,7 +94,11 @@ extension PlaylistParser {
         // (A whole quoted value starts and ends with quotes, so this tests unquoted values only.)
         if ASCII.isWhitespace(first) || ASCII.isWhitespace(last) { return nil }
         let span = ByteSpan(nameStart, equals)
-        let known = AttributeName.named(base, span, in: attributeTable, readableEnd: count)
+        // The name from its id by an array, not `AttributeName(rawValue:)`: that one is not
+        // inlined, and a call per attribute shows.
+        let known = attributeTable.lookup(base, span, readableEnd: count).flatMap { id in
+            Int(id) < attributeNames.count ? attributeNames[Int(id)] : nil
+        }
         if let known {
             if known.rawValue >= 64 { return nil }
         } else if !Self.isAttributeName(base, span) {

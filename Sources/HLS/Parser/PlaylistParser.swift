@@ -53,6 +53,8 @@ struct PlaylistParser: ~Copyable {
     /// Read once: a static is behind a lazy-initialization check on every access.
     let tagTable = TagName.table
     let attributeTable = AttributeName.table
+    /// Every attribute name, at the index of its raw value.
+    let attributeNames = AttributeName.allCases
 
     init(base: UnsafePointer<UInt8>, count: Int, options: HLSParserOptions) {
         self.base = base
