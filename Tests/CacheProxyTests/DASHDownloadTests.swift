@@ -19,6 +19,9 @@ struct DASHDownloadTests {
         return try #require(URL(string: origin)?.path)
     }
 
+    /// The segment after the last one a `$Number$` MPD lists, asked for by ffmpeg's dash demuxer.
+    static let pastTheEnd = ["/v/chunk-v1-00004.m4s", "/v/chunk-a1-00004.m4s"]
+
     @Test("A SegmentTemplate presentation is downloaded whole, and then a player gets every byte from the proxy with the origin stopped")
     func templateThenOffline() async throws {
         try await ProxyHarness.run { harness in
@@ -28,7 +31,8 @@ struct DASHDownloadTests {
             #expect(report.segments == 6)
             #expect(report.resources == 1 + 2 + 6, "the MPD, two init sections, six segments")
             #expect(progress.last?.segmentsDone == 6 && progress.last?.resourcesTotal == 9)
-            #expect(Set(harness.origin.requests.map(\.path)) == Set([mpd] + DASHTestPresentation.templatePaths("/v/")))
+            // The segment past the end of each Representation is asked for (the origin has none).
+            #expect(Set(harness.origin.requests.map(\.path)) == Set([mpd] + DASHTestPresentation.templatePaths("/v/") + Self.pastTheEnd))
             await harness.origin.stop()
             let play = try await DASHTestPlayer(harness: harness).play(try DASHProxyTests.dashURL(harness, mpd))
             #expect(play.fetched.count == 8)
@@ -37,6 +41,20 @@ struct DASHDownloadTests {
                 let seed = try #require(DASHTestPresentation.templatePaths("/v/").firstIndex(of: path)) + 1
                 #expect(fetched.body == TestBytes(seed: UInt64(seed)).bytes(0, DASHTestPresentation.segmentBytes), "\(path)")
             }
+        }
+    }
+
+    @Test("A $Number$ segment one past the MPD's last (ffmpeg's players read it, ffmpeg's muxer writes it for audio) is downloaded when the origin has it")
+    func segmentPastTheEnd() async throws {
+        try await ProxyHarness.run { harness in
+            let mpd = DASHTestPresentation.serveTemplate(on: harness.origin)
+            let tail = TestBytes(seed: 90).bytes(0, 3000)
+            harness.origin.set(Self.pastTheEnd[1], .init(tail, contentType: "audio/mp4"))
+            let report = try await DownloadTests.downloader(harness).download(harness.origin.url(mpd))
+            #expect(report.segments == 6, "listed segments only")
+            #expect(report.resources == 1 + 2 + 6 + 1)
+            await harness.origin.stop()
+            #expect(try await harness.fetch(try DASHProxyTests.dashURL(harness, Self.pastTheEnd[1])).body == tail)
         }
     }
 
@@ -72,7 +90,8 @@ struct DASHDownloadTests {
             let report = try await DownloadTests.downloader(harness).download(harness.origin.url(mpd), options: options)
             #expect(report.segments == 4)
             let paths = DASHTestPresentation.ladderPaths("/l/", representation: representation)
-            #expect(Set(harness.origin.requests.map(\.path)) == Set([mpd] + paths))
+            // Period 2's $Number$ segment past its end is asked for too (the origin has none).
+            #expect(Set(harness.origin.requests.map(\.path)) == Set([mpd] + paths + ["/l/p2/\(representation)/n3.m4s"]))
             await harness.origin.stop()
             #expect(try await harness.fetch(try DASHProxyTests.dashURL(harness, mpd)).status == 200)
             for path in paths {
@@ -172,7 +191,7 @@ struct DASHDownloadTests {
             harness.origin.resetLog()
             let report = try await DownloadTests.downloader(harness).download(harness.origin.url(mpd))
             #expect(report.segments == 6)
-            #expect(harness.origin.requests.map(\.path).sorted() == [broken], "only the rest of the broken segment is fetched again")
+            #expect(Set(harness.origin.requests.map(\.path)) == Set([broken] + Self.pastTheEnd), "only the rest of the broken segment is fetched again")
             await harness.origin.stop()
             let segment = try await harness.fetch(try DASHProxyTests.dashURL(harness, broken))
             #expect(segment.body == TestBytes(seed: 3).bytes(0, DASHTestPresentation.segmentBytes))

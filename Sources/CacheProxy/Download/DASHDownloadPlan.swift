@@ -34,16 +34,25 @@ enum DASHDownloadPlan {
         }
     }
 
-    /// The resources of `representation` in playback order: init section, then every segment
-    /// (at most `maximumSegments`), then for each file addressed by byte ranges the whole file,
-    /// so that a player reading it with other ranges (a whole-file request, an `mfra` at the
-    /// end) finds every byte offline. The warmer fetches only what the ranges before left out.
+    /// What to fetch of one Representation.
+    struct Resources {
+        /// In playback order: init section, then every segment (at most `maximumSegments`),
+        /// then for each file addressed by byte ranges the whole file, so that a player reading
+        /// it with other ranges (a whole-file request, an `mfra` at the end) finds every byte
+        /// offline. The warmer fetches only what the ranges before left out.
+        var items: [HLSWarmPlan.Item] = []
+        /// The segment one past the last the MPD lists, which some players read
+        /// (``trailingSegment(of:manifestURL:after:)``): fetched when the origin has it.
+        var beyondTheEnd: HLSWarmPlan.Item?
+    }
+
+    /// The resources of `representation` (``Resources``).
     ///
     /// - Throws: ``DownloadError/Code/tooManySegments`` past `maximumSegments`,
     ///   ``DownloadError/Code/unplayable`` when the segments cannot be listed; both name the
     ///   element and its position.
     static func items(of representation: DASHRepresentation, manifestURL: DASHAbsoluteURL, index: DASHSegmentIndex?,
-                      maximumSegments: Int, origin: OriginURL) throws(DownloadError) -> [HLSWarmPlan.Item] {
+                      maximumSegments: Int, origin: OriginURL) throws(DownloadError) -> Resources {
         var limits = DASHParserLimits()
         limits.maximumSegmentsPerRepresentation = max(0, maximumSegments)
         let what = "\(origin), Representation \(representation.id ?? "#\(representation.ordinal)")"
@@ -58,17 +67,39 @@ enum DASHDownloadPlan {
         } catch {
             throw DownloadError(code: .unplayable, message: "\(what): its segments cannot be listed (\(error.code)): \(error)", failures: [])
         }
-        var items: [HLSWarmPlan.Item] = []
+        var resources = Resources()
         var rangedFiles: [OriginURL] = []
         var seenFiles = Set<OriginURL>()
         func add(_ request: DASHSegmentRequest, kind: HLSWarmPlan.Item.Kind) {
             guard let (origin, range) = DASHWarmPlan.resource(of: request) else { return }
-            items.append(HLSWarmPlan.Item(origin: origin, range: range, kind: kind, knownBytes: range?.length))
+            resources.items.append(HLSWarmPlan.Item(origin: origin, range: range, kind: kind, knownBytes: range?.length))
             if range != nil, seenFiles.insert(origin).inserted { rangedFiles.append(origin) }
         }
         if let initialization { add(initialization, kind: .initSection) }
-        for segment in segments { add(segment, kind: .segment(duration: segment.durationSeconds)) }
-        for file in rangedFiles { items.append(HLSWarmPlan.Item(origin: file, range: nil, kind: .initSection, knownBytes: nil)) }
-        return items
+        var last: DASHSegmentRequest?
+        for segment in segments {
+            add(segment, kind: .segment(duration: segment.durationSeconds))
+            last = segment
+        }
+        for file in rangedFiles { resources.items.append(HLSWarmPlan.Item(origin: file, range: nil, kind: .initSection, knownBytes: nil)) }
+        resources.beyondTheEnd = trailingSegment(of: representation, manifestURL: manifestURL, after: last)
+        return resources
+    }
+
+    /// For a SegmentTemplate numbered by `@duration` (no timeline, no `@endNumber`), the segment
+    /// after the last one the MPD lists. ffmpeg's dash demuxer (5.1, and mpv through it) plays numbers
+    /// `@startNumber` through `@startNumber` + duration / `@duration`, one past the last, and
+    /// ffmpeg's muxer writes that segment when the audio runs past the video (its 6.0 s MPD of
+    /// 2 s segments has a fourth audio segment): what the player read online is there offline.
+    private static func trailingSegment(of representation: DASHRepresentation, manifestURL: DASHAbsoluteURL,
+                                        after last: DASHSegmentRequest?) -> HLSWarmPlan.Item? {
+        guard case .template(let template)? = representation.segmentInformation, template.timeline == nil, template.endNumber == nil,
+              let media = template.media, let last, let number = last.number, number < UInt64.max,
+              let parsed = try? DASHURLTemplate(media) else { return nil }
+        let (time, overflow) = last.time.addingReportingOverflow(last.duration)
+        guard !overflow else { return nil }
+        let reference = parsed.expanded(representationID: representation.id, number: number + 1, time: time, bandwidth: representation.bandwidth)
+        guard let origin = try? OriginURL(parsing: representation.baseURL(manifestURL: manifestURL).resolve(reference)) else { return nil }
+        return HLSWarmPlan.Item(origin: origin, range: nil, kind: .segment(duration: 0), knownBytes: nil)
     }
 }

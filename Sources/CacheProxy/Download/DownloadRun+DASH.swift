@@ -19,19 +19,31 @@ extension DownloadRun {
         try DASHDownloadPlan.check(manifest, manifestURL: manifestURL, origin: origin)
         var items: [HLSWarmPlan.Item] = []
         var seen = Set<HLSWarmPlan.Item>()
+        var beyondTheEnd: [HLSWarmPlan.Item] = []
         var segments = 0
         let representations = DASHDownloadPlan.representations(of: manifest, choosing: options.variant, all: options.allVariants)
         for representation in representations {
             let index = try await segmentIndex(of: representation, manifestURL: manifestURL, origin: origin)
             let planned = try DASHDownloadPlan.items(of: representation, manifestURL: manifestURL, index: index,
                                                      maximumSegments: options.maximumSegments - segments, origin: origin)
-            for item in planned where seen.insert(item).inserted {
+            beyondTheEnd += planned.beyondTheEnd.map { [$0] } ?? []
+            for item in planned.items where seen.insert(item).inserted {
                 items.append(item)
                 if case .segment = item.kind { segments += 1 }
             }
         }
         expect(resources: items.count, segments: segments)
         try await fetchAll(items)
+        // The segments one past the end some players read (DASHDownloadPlan.trailingSegment):
+        // kept when the origin has them, never a failure when it does not.
+        for item in beyondTheEnd {
+            guard let fetched = try? await warmer.bytes(item.origin, attempts: 1) else {
+                try Task.checkCancellation()
+                continue
+            }
+            expect(resources: 1, segments: 0)
+            done(item.origin, fetched: fetched, isSegment: false)
+        }
     }
 
     /// A SegmentBase Representation's `sidx`: fetched (counted as a resource) and read back
