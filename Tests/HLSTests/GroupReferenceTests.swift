@@ -3,8 +3,8 @@ import Testing
 
 /// A variant's AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS must name an EXT-X-MEDIA group of
 /// that TYPE (RFC 8216 section 4.3.4.2): lenient mode reports each reference that names none,
-/// on the variant's line, however many groups the playlist declares (the parser keeps the first
-/// sixteen in a list and the others in a set).
+/// on the variant's line, however many groups the playlist declares (the parser keeps them in a
+/// small open-addressing table that grows).
 @Suite struct GroupReferenceTests {
     /// A multivariant playlist with `groups` audio groups of three renditions each, and one
     /// variant per entry of `references`, naming that audio group.
