@@ -89,6 +89,28 @@ struct LinkPriorityTests {
         }
     }
 
+    @Test("A prefetch still waiting for its origin's bytes is cut the moment a player starts, not when its first bytes come")
+    func prefetchWaitingForBytesIsCutAtOnce() async throws {
+        try await ProxyHarness.run { harness in
+            let gate = TestGate()
+            // The origin answers the prefetch's head, then holds its body, as a slow link does.
+            harness.origin.set("/next.mp4", .init(Self.large, contentType: "video/mp4", faults: .init(pauseAfter: 0, gate: gate)))
+            harness.origin.set("/now.mp4", .init(TestBytes(seed: 81).bytes(0, 200_000), contentType: "video/mp4"))
+            let prefetch = try await PrefetchTests.post(
+                harness, #"{"urls": ["\#(harness.origin.url("/next.mp4"))"], "bytes": \#(Self.large.count)}"#)
+            #expect(prefetch.status == 202)
+            try await waitUntil("the prefetch's request waits at the origin") { gate.arrivals == 1 }
+            let player = StreamingRequest(harness, "/now.mp4", headers: [("Range", "bytes=0-1023")])
+            #expect(try await player.body() == Array(TestBytes(seed: 81).bytes(0, 1024)))
+            try await waitUntil("the waiting prefetch was cut") { (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1 }
+            gate.open()
+            try await waitUntil("the prefetch finished afterwards") { harness.proxy.status?.prefetch.jobs.first?.state == "done" }
+            #expect(cachedLength(harness, "/next.mp4") == UInt64(Self.large.count))
+            #expect(harness.origin.outcomes(for: "/next.mp4").first == .abandoned, "the held answer's connection was closed")
+            #expect(harness.origin.requests(for: "/next.mp4").count >= 2, "asked again after the start")
+        }
+    }
+
     @Test("A prefetch that a playing player follows is cut for another player's start; the follower still gets every byte")
     func followedPrefetchIsCutForAStart() async throws {
         try await ProxyHarness.run { harness in

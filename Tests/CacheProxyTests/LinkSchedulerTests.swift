@@ -174,7 +174,7 @@ struct LinkSchedulerTests {
         let nextHead = hold(scheduler, "next", FetchOwnership(urgency: .ahead, preemptible: true), until: release)
         try await waitUntil("the next video's head is registered") { scheduler.leadingUrgency == .ahead }
         let dropped = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
-        let waiting = Task { try await scheduler.waitForTurn(dropped, key: "swiped-to", range: .init(offset: 0, length: 100)) }
+        let waiting = Task { _ = try await scheduler.waitForTurn(dropped, key: "swiped-to", range: .init(offset: 0, length: 100)) }
         try await Task.sleep(for: .milliseconds(50))
         #expect(!scheduler.mayProceed(dropped))
         scheduler.raise(key: "swiped-to", range: .init(offset: 50, length: 10), to: .start)
@@ -237,5 +237,42 @@ struct LinkSchedulerTests {
         release.open()
         try await heldSwiped.value
         try await heldWatched.value
+    }
+
+    @Test("Two fetches woken together when a start ends: the next video's head asks first, the one after it waits until that head's transfer ends")
+    func fetchesWokenTogetherGoInRankOrder() async throws {
+        let scheduler = LinkScheduler()
+        let startEnds = TestGate()
+        let start = hold(scheduler, "start", FetchOwnership(urgency: .start), until: startEnds)
+        try await waitUntil("the start is registered") { scheduler.leadingUrgency == .start }
+        let nextHead = FetchOwnership(urgency: .ahead, rank: 0, preemptible: true)
+        let laterHead = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
+        let nextTurn = Task { try await scheduler.waitForTurn(nextHead, key: "next", range: nil) }
+        // The later head's turn is recorded as an arrival at this gate, which never opens.
+        let laterHasTurn = TestGate()
+        let laterTurn = Task { () -> UInt64 in
+            let token = try await scheduler.waitForTurn(laterHead, key: "later", range: nil)
+            Task { await laterHasTurn.wait() }
+            return token
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        startEnds.open()
+        try await start.value
+        let token = try await nextTurn.value
+        // The next head has its turn but has not asked yet (its lane's queue, say): still first.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(laterHasTurn.arrivals == 0, "the later head found the link free while the next one was about to ask")
+        let nextEnds = TestGate()
+        let transfer = Task {
+            try await scheduler.transfer(key: "next", range: nil, ownership: nextHead, replacing: token) { await nextEnds.wait() }
+        }
+        try await waitUntil("the next head's transfer is registered") { scheduler.census[.ahead] == 1 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(laterHasTurn.arrivals == 0 && !scheduler.mayProceed(laterHead), "the later head waits behind it")
+        nextEnds.open()
+        try await transfer.value
+        let laterToken = try await laterTurn.value
+        scheduler.forget(laterToken)
+        #expect(scheduler.mayProceed(laterHead))
     }
 }

@@ -20,6 +20,8 @@ final class LinkScheduler: Sendable {
         var key: String
         var range: ByteRange?
         var ownership: FetchOwnership
+        /// Cuts the transfer at once, wherever it is (see ``transfer(key:range:ownership:preempt:_:)``).
+        var preempt: (@Sendable () -> Void)? = nil
     }
 
     private struct State {
@@ -48,10 +50,19 @@ final class LinkScheduler: Sendable {
     }
 
     /// Runs `body` (one origin transfer of `range` of `key`) registered with `ownership`'s urgency.
-    func transfer<T>(key: String, range: ByteRange?, ownership: FetchOwnership, _ body: () async throws -> T) async throws -> T {
+    /// `preempt`, if given, is called when a player starts to wait while the transfer is
+    /// preemptible (``FetchOwnership/isPreemptible``) and less urgent: it cuts the transfer at
+    /// once, even while its request waits for the origin's answer, whose first window would
+    /// otherwise arrive on the link the player needs before the transfer could stop reading.
+    /// `replacing` names the wait (``waitForTurn(_:key:range:)``) that this transfer ends.
+    func transfer<T>(
+        key: String, range: ByteRange?, ownership: FetchOwnership, replacing waiting: UInt64? = nil,
+        preempt: (@Sendable () -> Void)? = nil, _ body: () async throws -> T
+    ) async throws -> T {
         let identifier = state.withLock { state -> UInt64 in
+            if let waiting { state.waiting[waiting] = nil }
             state.nextTransfer += 1
-            state.transfers[state.nextTransfer] = Transfer(key: key, range: range, ownership: ownership)
+            state.transfers[state.nextTransfer] = Transfer(key: key, range: range, ownership: ownership, preempt: preempt)
             return state.nextTransfer
         }
         reevaluate()
@@ -76,25 +87,49 @@ final class LinkScheduler: Sendable {
     }
 
     /// Waits until a transfer owned by `ownership` may use the link, or is orphaned (its caller
-    /// then cuts it). Throws when the task is cancelled. A fetch of `range` of `key` that waits
-    /// names them, so that ``raise(key:range:to:follower:)`` finds it. A transfer paused in the
-    /// middle of its body (`midBody`) also comes back when a player starts to wait and it may be
-    /// cut (``FetchOwnership/isPreemptible``): its paused socket would go on taking the link.
-    func waitForTurn(_ ownership: FetchOwnership, key: String? = nil, range: ByteRange? = nil, midBody: Bool = false) async throws {
-        guard let key else { return try await waitUntilItsTurn(ownership, midBody: midBody) }
+    /// then cuts it). Throws when the task is cancelled. A transfer paused in the middle of its
+    /// body (`midBody`) also comes back when a player starts to wait and it may be cut
+    /// (``FetchOwnership/isPreemptible``): its paused socket would go on taking the link.
+    func waitForTurn(_ ownership: FetchOwnership, midBody: Bool = false) async throws {
+        try await waitUntilItsTurn(ownership, midBody: midBody)
+    }
+
+    /// Waits, as ``waitForTurn(_:midBody:)``, for the turn of a fetch of `range` of `key` that
+    /// has not asked the origin yet. It stays listed, so that ``raise(key:range:to:follower:backgroundRank:)``
+    /// finds it and so that less urgent fetches wait behind it, until its transfer takes its
+    /// place (``transfer(key:range:ownership:replacing:preempt:_:)``) or ``forget(_:)`` drops it.
+    /// Returns what names it to those two.
+    func waitForTurn(_ ownership: FetchOwnership, key: String, range: ByteRange?) async throws -> UInt64 {
         let identifier = state.withLock { state -> UInt64 in
             state.nextTransfer += 1
             state.waiting[state.nextTransfer] = Transfer(key: key, range: range, ownership: ownership)
             return state.nextTransfer
         }
-        defer { state.withLock { _ = $0.waiting.removeValue(forKey: identifier) } }
-        try await waitUntilItsTurn(ownership, midBody: midBody)
+        do {
+            try await waitUntilItsTurn(ownership, midBody: false)
+        } catch {
+            forget(identifier)
+            throw error
+        }
+        return identifier
+    }
+
+    /// A fetch that waited for its turn will not transfer (cancelled, failed before it asked):
+    /// those behind it look again.
+    func forget(_ waiting: UInt64) {
+        let removed = state.withLock { $0.waiting.removeValue(forKey: waiting) != nil }
+        if removed { reevaluate() }
     }
 
     private func waitUntilItsTurn(_ ownership: FetchOwnership, midBody: Bool) async throws {
         while true {
-            let generation = state.withLock { $0.generation }
-            if mayProceed(ownership) || ownership.urgency == .orphaned { return }
+            // A more urgent fetch about to ask goes first: woken together when a start ends, the
+            // next video's head and the one after it would otherwise both find the link free.
+            let (generation, outranked) = state.withLock { state in
+                (state.generation, state.waiting.values.contains { $0.ownership.priority < ownership.priority })
+            }
+            if mayProceed(ownership), !outranked { return }
+            if ownership.urgency == .orphaned { return }
             if midBody, leadingUrgency == .start, ownership.isPreemptible { return }
             try Task.checkCancellation()
             await waitForChange(after: generation)
@@ -146,13 +181,20 @@ final class LinkScheduler: Sendable {
 
     /// Looks at the urgencies again and wakes every paused transfer to look too.
     private func reevaluate() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, preemptions) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
             let most = state.transfers.values.map(\.ownership.priority).min() ?? FetchOwnership.idlePriority
             leading.store(most, ordering: .relaxed)
             state.generation &+= 1
+            var preemptions: [@Sendable () -> Void] = []
+            if FetchOwnership.urgency(ofPriority: most) == .start {
+                for transfer in state.transfers.values where transfer.ownership.priority > most && transfer.ownership.isPreemptible {
+                    if let preempt = transfer.preempt { preemptions.append(preempt) }
+                }
+            }
             defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return (Array(state.waiters.values), preemptions)
         }
+        for preempt in preemptions { preempt() }
         for waiter in waiters { waiter.resume() }
     }
 

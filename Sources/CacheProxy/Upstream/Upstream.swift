@@ -116,7 +116,8 @@ final class Upstream: Sendable {
                 logger.notice("circuit breaker closed: the origin answers again", metadata: ["origin": "\(origin.authority)"])
             }
             return response
-        } catch is CancellationError {
+        } catch where error is CancellationError || Task.isCancelled {
+            // A fetch cut while it waits for the answer: the origin did nothing wrong.
             breakers.recordAbandoned(origin.authority)
             throw CancellationError()
         } catch let refusal as UpstreamError where refusal.code == .refused {
@@ -139,14 +140,25 @@ final class Upstream: Sendable {
     ///
     /// - Returns: nil when the fill completed, the error otherwise.
     func run(_ fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async -> UpstreamError? {
+        var waiting: UInt64?
+        // A wait whose transfer never started (cancelled in its lane's queue) holds none back.
+        defer { if let waiting { scheduler.forget(waiting) } }
         do {
             // A less urgent fetch does not even ask before its turn: the request would queue its
             // answer behind the bytes a player waits for.
             try await scheduler.escalating(ownership) {
-                try await scheduler.waitForTurn(ownership, key: fill.key, range: fill.range)
+                let turn = try await scheduler.waitForTurn(ownership, key: fill.key, range: fill.range)
+                waiting = turn
                 try await self.lane(lane).run {
-                    try await scheduler.transfer(key: fill.key, range: fill.range, ownership: ownership) {
-                        try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership)
+                    let counters = self.counters
+                    let cuttable = PreemptibleFetch {
+                        ownership.notePreempted()
+                        counters.recordPreemptedTransfer()
+                    }
+                    try await scheduler.transfer(
+                        key: fill.key, range: fill.range, ownership: ownership, replacing: turn, preempt: { cuttable.preempt() }
+                    ) {
+                        try await cuttable.run { try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership) }
                     }
                 }
             }
