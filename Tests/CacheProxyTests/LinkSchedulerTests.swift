@@ -194,7 +194,7 @@ struct LinkSchedulerTests {
         let paused = Task { try await scheduler.waitForTurn(later, midBody: true) }
         // A prefetch that a player once followed (it may have swiped away since).
         let followed = FetchOwnership(urgency: .deep, preemptible: true)
-        _ = followed.raise(to: .buffering)
+        _ = followed.raise(to: .buffering, by: nil)
         let pausedFollowed = Task { try await scheduler.waitForTurn(followed, midBody: true) }
         let playersOwn = FetchOwnership(urgency: .buffering)
         let pausedOwn = Task { () -> Bool in
@@ -274,5 +274,28 @@ struct LinkSchedulerTests {
         let laterToken = try await laterTurn.value
         scheduler.forget(laterToken)
         #expect(scheduler.mayProceed(laterHead))
+    }
+
+    @Test("A fetch a player raised to a start is no start once every player that followed it left")
+    func raisedFetchLosesItsFollowersUrgency() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        // A prefetch's deep fetch of the playing video's next segment.
+        let prefetch = FetchOwnership(urgency: .deep, preemptible: true)
+        let held = hold(scheduler, "v01/seg1", prefetch, until: release)
+        try await waitUntil("the transfer is registered") { scheduler.leadingUrgency == .deep }
+        let player = FetchOwnership(urgency: .buffering)
+        let helper = FetchOwnership(urgency: .ahead)
+        scheduler.raise(key: "v01/seg1", range: nil, to: .buffering, follower: player)
+        scheduler.raise(key: "v01/seg1", range: nil, to: .start, follower: player)  // its buffer ran low
+        scheduler.raise(key: "v01/seg1", range: nil, to: .ahead, follower: helper)
+        #expect(prefetch.urgency == .start)
+        scheduler.ownerLeft(player)  // the user swiped away
+        // Another player still waits for it: it keeps the most urgent level seen while any follows.
+        #expect(prefetch.urgency == .start)
+        scheduler.ownerLeft(helper)
+        #expect(prefetch.urgency == .deep && scheduler.leadingUrgency == .deep, "the prefetch's own urgency again")
+        release.open()
+        try await held.value
     }
 }

@@ -13,9 +13,15 @@ import Synchronization
 /// ``LinkScheduler/raise(key:range:to:)``), which lets the fetches it paused know.
 final class FetchOwnership: Sendable {
     private let gone = Atomic<Bool>(false)
-    /// A player waits for the fetch's bytes too (it raised it): the fetch is not orphaned when
-    /// its own client leaves.
-    private let followed = Atomic<Bool>(false)
+    /// How many players wait for the fetch's bytes too (they raised it): while one does, the
+    /// fetch is not orphaned when its own client leaves, and is at least as urgent as the most
+    /// urgent of them (``playerLevel``). A player that leaves stops counting: a player's segment
+    /// that another player had raised to a start is no start once both swiped away.
+    private let playerFollowers = Atomic<Int>(0)
+    private let playerLevel = Atomic<Int>(FetchOwnership.idlePriority)
+    /// The fetches of others this one's client follows, so that they stop counting it when it
+    /// leaves.
+    private let following = Mutex<[ObjectIdentifier: FetchOwnership]>([:])
     /// The most urgent priority of the prefetches and downloads that wait for the fetch's bytes
     /// (``idlePriority`` while none does). Once its own client left and no player follows it,
     /// the fetch is theirs: as urgent as they are, and preemptible as they are, never more
@@ -34,7 +40,7 @@ final class FetchOwnership: Sendable {
     /// followed it is often gone (a player that swiped away from the video whose next segment a
     /// prefetch was fetching), though the fetch keeps the urgency it raised.
     var isPreemptible: Bool {
-        ownPreemptible || (gone.load(ordering: .relaxed) && !followed.load(ordering: .relaxed))
+        ownPreemptible || (gone.load(ordering: .relaxed) && playerFollowers.load(ordering: .relaxed) == 0)
     }
     private let ownPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
@@ -89,47 +95,64 @@ final class FetchOwnership: Sendable {
 
     /// The urgency and the rank within it, as one number: lower goes first.
     var priority: Int {
-        if gone.load(ordering: .relaxed), !followed.load(ordering: .relaxed) {
-            return min(backgroundFollowers.load(ordering: .relaxed), Self.priority(.orphaned, rank: 0))
+        let followed = playerFollowers.load(ordering: .relaxed) > 0
+        let background = backgroundFollowers.load(ordering: .relaxed)
+        if gone.load(ordering: .relaxed) {
+            return followed ? min(playerLevel.load(ordering: .relaxed), background) : min(background, Self.priority(.orphaned, rank: 0))
         }
-        return level.load(ordering: .relaxed)
+        let own = min(level.load(ordering: .relaxed), background)
+        return followed ? min(own, playerLevel.load(ordering: .relaxed)) : own
     }
 
     func ownerLeft() {
         gone.store(true, ordering: .relaxed)
     }
 
-    /// A player follows the fetch: it is at least that urgent from now on. Returns whether
+    /// The client of `follower` waits for this fetch's bytes at `urgency`: this fetch is at
+    /// least that urgent until that client leaves (``LinkScheduler/ownerLeft(_:)``); nil, a
+    /// client that is never told apart (a shared playlist fetch's), for good. Returns whether
     /// anything changed.
-    func raise(to urgency: FetchUrgency) -> Bool {
-        let wasFollowed = followed.exchange(true, ordering: .relaxed)
-        return lower(to: Self.priority(urgency, rank: 0)) || !wasFollowed
+    func raise(to urgency: FetchUrgency, by follower: FetchOwnership?) -> Bool {
+        let isNew = follower.map { $0.startFollowing(self) } ?? true
+        if isNew { playerFollowers.add(1, ordering: .relaxed) }
+        return Self.lower(playerLevel, to: Self.priority(urgency, rank: 0)) || isNew
+    }
+
+    private func startFollowing(_ other: FetchOwnership) -> Bool {
+        following.withLock { following in
+            guard following[ObjectIdentifier(other)] == nil else { return false }
+            following[ObjectIdentifier(other)] = other
+            return true
+        }
+    }
+
+    /// This fetch's client left: the fetches it followed stop counting it.
+    func stopFollowing() {
+        let followed = following.withLock { following in
+            defer { following.removeAll() }
+            return Array(following.values)
+        }
+        for other in followed where other.playerFollowers.subtract(1, ordering: .relaxed).newValue == 0 {
+            other.playerLevel.store(Self.idlePriority, ordering: .relaxed)
+        }
     }
 
     /// A prefetch or a download at `urgency` and `rank` follows the fetch: it is at least that
     /// urgent while its own client is there, and exactly that urgent once it left (see
     /// ``backgroundFollowers``). Returns whether anything changed.
     func raiseInBackground(to urgency: FetchUrgency, rank: Int) -> Bool {
-        let desired = Self.priority(urgency, rank: rank)
-        var current = backgroundFollowers.load(ordering: .relaxed)
-        var changed = false
-        while desired < current {
-            let (exchanged, original) = backgroundFollowers.compareExchange(expected: current, desired: desired, ordering: .relaxed)
-            if exchanged { changed = true; break }
-            current = original
-        }
-        return lower(to: desired) || changed
+        Self.lower(backgroundFollowers, to: Self.priority(urgency, rank: rank))
     }
 
     /// Its ``escalation`` came: the fetch is a start from now on. Returns whether anything changed.
     func escalate() -> Bool {
-        lower(to: Self.priority(.start, rank: 0))
+        Self.lower(level, to: Self.priority(.start, rank: 0))
     }
 
-    private func lower(to desired: Int) -> Bool {
-        var current = level.load(ordering: .relaxed)
+    private static func lower(_ priority: borrowing Atomic<Int>, to desired: Int) -> Bool {
+        var current = priority.load(ordering: .relaxed)
         while desired < current {
-            let (exchanged, original) = level.compareExchange(expected: current, desired: desired, ordering: .relaxed)
+            let (exchanged, original) = priority.compareExchange(expected: current, desired: desired, ordering: .relaxed)
             if exchanged { return true }
             current = original
         }

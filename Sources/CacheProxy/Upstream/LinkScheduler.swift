@@ -136,9 +136,11 @@ final class LinkScheduler: Sendable {
         }
     }
 
-    /// The client of `ownership` went away: its transfers become orphaned unless followed.
+    /// The client of `ownership` went away: its transfers become orphaned unless followed, and
+    /// the transfers of others it followed stop counting it.
     func ownerLeft(_ ownership: FetchOwnership) {
         ownership.ownerLeft()
+        ownership.stopFollowing()
         reevaluate()
     }
 
@@ -156,7 +158,7 @@ final class LinkScheduler: Sendable {
                 let raised = if let backgroundRank {
                     transfer.ownership.raiseInBackground(to: urgency, rank: backgroundRank)
                 } else {
-                    transfer.ownership.raise(to: urgency)
+                    transfer.ownership.raise(to: urgency, by: follower)
                 }
                 if raised { changed = true }
             }
