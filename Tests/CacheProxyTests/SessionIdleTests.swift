@@ -64,12 +64,14 @@ struct SessionIdleTests {
             let slow = TestOrigin.Faults(chunkDelay: .milliseconds(100), chunkSize: 2_000)
             harness.origin.set(presentation.path("low", segment: 3),
                                .init(presentation.segmentBytes(variant: 0, segment: 3), contentType: "video/mp2t", faults: slow))
+            // On a loaded machine the session may already have paused and resumed while it played.
+            let resumedBefore = try await client.status(session.id)["resumes"] as? Int ?? 0
             async let first = client.get(segments[3])
             async let second = client.get(media)
             let statuses = try await [first.status, second.status]
             #expect(statuses == [200, 200])
             let status = try await client.status(session.id)
-            #expect(status["resumes"] as? Int == 1, "\(status)")
+            #expect(status["resumes"] as? Int == resumedBefore + 1, "\(status)")
         }
     }
 

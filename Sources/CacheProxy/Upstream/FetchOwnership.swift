@@ -36,9 +36,8 @@ final class FetchOwnership: Sendable {
     /// Whether no client's response started the fetch (a prefetch, a session's buffering, a
     /// download): it is cut rather than paused while a player waits to start, since a paused
     /// transfer keeps receiving until its socket's buffer is full. It is cut even when a client
-    /// follows it: that client fetches the rest itself, at its own turn, and the client that
-    /// followed it is often gone (a player that swiped away from the video whose next segment a
-    /// prefetch was fetching), though the fetch keeps the urgency it raised.
+    /// follows it: that client fetches the rest itself, at its own turn. A fetch a player's
+    /// response started becomes preemptible once that player left and no player follows it.
     var isPreemptible: Bool {
         ownPreemptible || (gone.load(ordering: .relaxed) && playerFollowers.load(ordering: .relaxed) == 0)
     }
@@ -113,6 +112,8 @@ final class FetchOwnership: Sendable {
     /// client that is never told apart (a shared playlist fetch's), for good. Returns whether
     /// anything changed.
     func raise(to urgency: FetchUrgency, by follower: FetchOwnership?) -> Bool {
+        // A client that already left would never stop counting.
+        if let follower, follower.isOwnerGone { return false }
         let isNew = follower.map { $0.startFollowing(self) } ?? true
         if isNew { playerFollowers.add(1, ordering: .relaxed) }
         return Self.lower(playerLevel, to: Self.priority(urgency, rank: 0)) || isNew
