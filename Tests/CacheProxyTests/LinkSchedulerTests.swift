@@ -1,4 +1,5 @@
 @testable import CacheProxy
+import Synchronization
 import Testing
 import TestSupport
 
@@ -184,32 +185,31 @@ struct LinkSchedulerTests {
         try await nextHead.value
     }
 
-    @Test("A paused prefetch comes back to be cut when a player starts to wait, followed or not; a player's own paused fetch does not")
-    func pausedPrefetchComesBackForAStart() async throws {
+    @Test("A player's start cuts preemptible transfers at once, followed or not; a player's own transfer is left to pause")
+    func startPreemptsBackgroundTransfers() async throws {
         let scheduler = LinkScheduler()
         let release = TestGate()
-        let nextHead = hold(scheduler, "next", FetchOwnership(urgency: .ahead), until: release)
-        try await waitUntil("the next video's head is registered") { scheduler.leadingUrgency == .ahead }
-        let later = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
-        let paused = Task { try await scheduler.waitForTurn(later, midBody: true) }
+        let cut = CutTransfers()
+        func held(_ name: String, _ ownership: FetchOwnership) -> Task<Void, any Error> {
+            Task {
+                try await scheduler.transfer(key: name, range: nil, ownership: ownership, preempt: { cut.names.withLock { $0.append(name) } }) {
+                    await release.wait()
+                }
+            }
+        }
+        let prefetch = held("later", FetchOwnership(urgency: .ahead, rank: 1, preemptible: true))
         // A prefetch that a player once followed (it may have swiped away since).
         let followed = FetchOwnership(urgency: .deep, preemptible: true)
         _ = followed.raise(to: .buffering, by: nil)
-        let pausedFollowed = Task { try await scheduler.waitForTurn(followed, midBody: true) }
-        let playersOwn = FetchOwnership(urgency: .buffering)
-        let pausedOwn = Task { () -> Bool in
-            try await scheduler.waitForTurn(playersOwn, midBody: true)
-            return scheduler.mayProceed(playersOwn)
-        }
-        try await Task.sleep(for: .milliseconds(50))
+        let followedPrefetch = held("followed", followed)
+        let playersOwn = held("own", FetchOwnership(urgency: .buffering))
+        try await waitUntil("the three transfers are registered") { scheduler.census.values.reduce(0, +) == 3 }
+        #expect(cut.names.withLock { $0 }.isEmpty, "nothing is cut while no player waits to start")
         let start = hold(scheduler, "start", FetchOwnership(urgency: .start), until: release)
-        try await paused.value
-        try await pausedFollowed.value
-        #expect(!scheduler.mayProceed(later) && !scheduler.mayProceed(followed), "they came back to be cut, not because their turn came")
+        try await waitUntil("the start is registered") { scheduler.leadingUrgency == .start }
+        #expect(cut.names.withLock { $0.sorted() } == ["followed", "later"])
         release.open()
-        try await nextHead.value
-        try await start.value
-        #expect(try await pausedOwn.value, "the player's own fetch came back only when its turn came")
+        for task in [prefetch, followedPrefetch, playersOwn, start] { try await task.value }
     }
 
     @Test("A player's fetch that a prefetch follows is, once the player left, as urgent and as preemptible as the prefetch; one a player follows keeps its urgency")
@@ -298,4 +298,9 @@ struct LinkSchedulerTests {
         release.open()
         try await held.value
     }
+}
+
+/// The names of the transfers whose `preempt` was called.
+private final class CutTransfers: Sendable {
+    let names = Mutex<[String]>([])
 }

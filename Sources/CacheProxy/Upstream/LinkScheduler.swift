@@ -87,14 +87,13 @@ final class LinkScheduler: Sendable {
     }
 
     /// Waits until a transfer owned by `ownership` may use the link, or is orphaned (its caller
-    /// then cuts it). Throws when the task is cancelled. A transfer paused in the middle of its
-    /// body (`midBody`) also comes back when a player starts to wait and it may be cut
-    /// (``FetchOwnership/isPreemptible``): its paused socket would go on taking the link.
-    func waitForTurn(_ ownership: FetchOwnership, midBody: Bool = false) async throws {
-        try await waitUntilItsTurn(ownership, midBody: midBody)
+    /// then cuts it). Throws when the task is cancelled (a preemptible transfer paused here is
+    /// cut by its `preempt`, see ``transfer(key:range:ownership:replacing:preempt:_:)``).
+    func waitForTurn(_ ownership: FetchOwnership) async throws {
+        try await waitUntilItsTurn(ownership)
     }
 
-    /// Waits, as ``waitForTurn(_:midBody:)``, for the turn of a fetch of `range` of `key` that
+    /// Waits, as ``waitForTurn(_:)``, for the turn of a fetch of `range` of `key` that
     /// has not asked the origin yet. It stays listed, so that ``raise(key:range:to:follower:backgroundRank:)``
     /// finds it and so that less urgent fetches wait behind it, until its transfer takes its
     /// place (``transfer(key:range:ownership:replacing:preempt:_:)``) or ``forget(_:)`` drops it.
@@ -106,7 +105,7 @@ final class LinkScheduler: Sendable {
             return state.nextTransfer
         }
         do {
-            try await waitUntilItsTurn(ownership, midBody: false)
+            try await waitUntilItsTurn(ownership)
         } catch {
             forget(identifier)
             throw error
@@ -121,7 +120,7 @@ final class LinkScheduler: Sendable {
         if removed { reevaluate() }
     }
 
-    private func waitUntilItsTurn(_ ownership: FetchOwnership, midBody: Bool) async throws {
+    private func waitUntilItsTurn(_ ownership: FetchOwnership) async throws {
         while true {
             // A more urgent fetch about to ask goes first: woken together when a start ends, the
             // next video's head and the one after it would otherwise both find the link free.
@@ -130,7 +129,6 @@ final class LinkScheduler: Sendable {
             }
             if mayProceed(ownership), !outranked { return }
             if ownership.urgency == .orphaned { return }
-            if midBody, leadingUrgency == .start, ownership.isPreemptible { return }
             try Task.checkCancellation()
             await waitForChange(after: generation)
         }

@@ -221,15 +221,11 @@ final class Upstream: Sendable {
                     counters.recordCutOrphan()
                     throw CancellationError()
                 }
-                // A paused transfer keeps receiving until its socket's buffer is full (seconds of
-                // a slow link): a player waiting to start gets the link at once instead.
-                if scheduler.leadingUrgency == .start, ownership.isPreemptible {
-                    ownership.notePreempted()
-                    counters.recordPreemptedTransfer()
-                    throw CancellationError()
-                }
+                // A preemptible one is cut rather than paused while a player waits to start
+                // (its `preempt` cancels this task, here or wherever it waits).
+                try Task.checkCancellation()
                 counters.recordPausedTransfer()
-                try await scheduler.waitForTurn(ownership, midBody: true)
+                try await scheduler.waitForTurn(ownership)
                 continue
             }
             guard let chunk = try await iterator.next() else { break }
