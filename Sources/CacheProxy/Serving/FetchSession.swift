@@ -74,7 +74,7 @@ final class FetchSession {
         }
         for fill in claim.fills {
             let (upstream, origin) = (context.upstream, origin)
-            guard let task = context.fetches.start({ await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
+            guard let task = context.fetches.start(ownership: ownership, { await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
                 fill.fail(CancellationError())
                 throw ProxyFailure(status: 503, "the proxy is shutting down")
             }

@@ -80,6 +80,9 @@ final class FetchOwnership: Sendable {
 
     var isOwnerGone: Bool { gone.load(ordering: .relaxed) }
 
+    /// Whether a player that raised the fetch still waits for its bytes.
+    var isFollowedByPlayer: Bool { playerFollowers.load(ordering: .relaxed) > 0 }
+
     /// Whether a fetch of this ownership was cut for a player's start (its caller fetches the
     /// gap again at its next turn, without counting a failure).
     var wasPreempted: Bool { preempted.load(ordering: .relaxed) }

@@ -1,0 +1,124 @@
+import CacheProxy
+import CacheStore
+import Testing
+import TestSupport
+
+/// What a graceful shutdown does to the fetches in flight while another client's response
+/// drains: a fetch whose client left is cancelled at once (it would otherwise go on for the
+/// whole drain), one that a client is receiving, directly or as a follower, goes on.
+@Suite("Fetches at a graceful shutdown", .timeLimit(.minutes(2)))
+struct GracefulShutdownFetchTests {
+    /// About 40 KB/s: a resource of 1 MB takes 25 s, far more than the test waits for a cancel.
+    static let crawling = TestOrigin.Faults(chunkDelay: .milliseconds(100), chunkSize: 4_000)
+    /// About 7 Mbit/s: a client receiving through it takes a second or two.
+    static let throttled = TestOrigin.Faults(chunkDelay: .milliseconds(10), chunkSize: 8_750)
+    /// Cached whole, and asked for by a client that stops reading: its response keeps the
+    /// drain going for the whole grace period, unless the test closes it.
+    static let heldOrigin = "http://127.0.0.1:9/held.mp4"
+    static let held = TestBytes(seed: 342).bytes(0, 8 << 20)
+
+    /// A proxy with a long grace period, logging to `log`, over a store holding ``held``.
+    static func run(log: CapturedLog, _ body: (ProxyHarness) async throws -> Void) async throws {
+        try await ProxyHarness.run(configure: { $0.shutdownGracePeriod = .seconds(60) }, logger: log.logger()) { harness in
+            try harness.store.put(key: harness.store.key(for: heldOrigin), offset: 0, bytes: held,
+                                  metadata: EntryMetadata(contentLength: UInt64(held.count), contentType: "video/mp4"))
+            try await body(harness)
+        }
+    }
+
+    /// A client that asks for ``held`` on a connection with a small receive buffer and never
+    /// reads: a response in flight for as long as the connection stays open.
+    static func stalledClient(_ harness: ProxyHarness) async throws -> RawConnection {
+        let before = harness.store.statistics.hits
+        let stalled = try RawConnection(port: harness.port, receiveBufferSize: 16 * 1024)
+        stalled.send("GET /proxy?url=\(percentEncoded(heldOrigin)) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+        try await waitUntil("the stalled client's response started (its hit is counted)") { harness.store.statistics.hits > before }
+        return stalled
+    }
+
+    /// Whether the access log has the line of a finished request for `path`.
+    static func logged(_ log: CapturedLog, _ harness: ProxyHarness, _ path: String) -> Bool {
+        log.accessLines.contains { $0.contains(percentEncoded(harness.origin.url(path))) || $0.contains(path) }
+    }
+
+    @Test("A fetch whose client left is cancelled at the shutdown signal, while another client's response drains; the log counts it")
+    func orphanedFetchIsCancelledAtOnce() async throws {
+        let log = CapturedLog()
+        try await Self.run(log: log) { harness in
+            let body = TestBytes(seed: 343).bytes(0, 1_000_000)
+            harness.origin.set("/left.ts", .init(body, contentType: "video/mp2t", faults: Self.crawling))
+            // The client reads the start, then hangs up: the rest is less than the orphan limit
+            // (8 MiB), so without a shutdown the fetch would go on to the end.
+            do {
+                let leaving = try RawConnection(port: harness.port)
+                leaving.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url("/left.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+                #expect(await leaving.readHead(andBody: 20_000, timeout: .seconds(30)))
+            }
+            try await waitUntil("the proxy saw the client leave (its request is logged)") { Self.logged(log, harness, "/left.ts") }
+            #expect(harness.origin.outcomes(for: "/left.ts").isEmpty, "the orphaned fetch is still going")
+            let stalled = try await Self.stalledClient(harness)
+            harness.proxy.shutdownGracefully()
+            try await waitUntil("the origin's response for the orphaned fetch ended", timeout: .seconds(60)) {
+                !harness.origin.outcomes(for: "/left.ts").isEmpty
+            }
+            #expect(harness.origin.outcomes(for: "/left.ts") == [.abandoned], "cancelled, not fetched to the end")
+            let key = harness.store.key(for: harness.origin.url("/left.ts"))
+            let cached = harness.store.entry(for: key)?.cachedBytes ?? 0
+            #expect(cached > 0 && cached < UInt64(body.count), "what it stored stays: \(cached) bytes")
+            try await waitUntil("the shutdown's line is logged") { log.all.contains { $0.message.hasPrefix("shutting down: waiting") } }
+            let line = log.all.first { $0.message.hasPrefix("shutting down: waiting") }?.message ?? ""
+            #expect(line.contains("for 1 response in flight") && line.contains("1 fetch no client was receiving"), "\(line)")
+            withExtendedLifetime(stalled) {}
+        }
+    }
+
+    @Test("A client that leaves during the drain: its fetch is cancelled then, not at the end of the drain")
+    func fetchOrphanedDuringTheDrainIsCancelled() async throws {
+        let log = CapturedLog()
+        try await Self.run(log: log) { harness in
+            let body = TestBytes(seed: 344).bytes(0, 1_000_000)
+            harness.origin.set("/late.ts", .init(body, contentType: "video/mp2t", faults: Self.crawling))
+            let stalled = try await Self.stalledClient(harness)
+            var leaving: RawConnection? = try RawConnection(port: harness.port)
+            leaving?.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url("/late.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+            #expect(await leaving?.readHead(andBody: 20_000, timeout: .seconds(30)) == true)
+            harness.proxy.shutdownGracefully()
+            try await waitUntil("the shutdown's line is logged") { log.all.contains { $0.message.hasPrefix("shutting down: waiting") } }
+            #expect(harness.origin.outcomes(for: "/late.ts").isEmpty, "the fetch of a client still receiving goes on")
+            leaving = nil
+            try await waitUntil("the origin's response for the orphaned fetch ended", timeout: .seconds(60)) {
+                !harness.origin.outcomes(for: "/late.ts").isEmpty
+            }
+            #expect(harness.origin.outcomes(for: "/late.ts") == [.abandoned], "cancelled, not fetched to the end")
+            withExtendedLifetime(stalled) {}
+        }
+    }
+
+    @Test("Fetches clients are receiving go on through a graceful shutdown: a client's own miss, and a follower whose leader left")
+    func receivedFetchesGoOn() async throws {
+        let log = CapturedLog()
+        try await Self.run(log: log) { harness in
+            let own = TestBytes(seed: 345).bytes(0, 1_500_000)
+            let shared = TestBytes(seed: 346).bytes(0, 1_500_000)
+            harness.origin.set("/own.ts", .init(own, contentType: "video/mp2t", faults: Self.throttled))
+            harness.origin.set("/shared.ts", .init(shared, contentType: "video/mp2t", faults: Self.throttled))
+            let stalled = try await Self.stalledClient(harness)
+            let receiving = StreamingRequest(harness, "/own.ts")
+            var leader: RawConnection? = try RawConnection(port: harness.port)
+            leader?.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url("/shared.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+            #expect(await leader?.readHead(andBody: 50_000, timeout: .seconds(30)) == true)
+            let follower = StreamingRequest(harness, "/shared.ts")
+            try await waitUntil("both clients have bytes") { receiving.received > 0 && follower.received >= 50_000 }
+            leader = nil  // the leader hangs up; its follower keeps the fetch
+            try await waitUntil("the proxy saw the leader leave (its request is logged)") { Self.logged(log, harness, "/shared.ts") }
+            harness.proxy.shutdownGracefully()
+            let receivedOwn = try await receiving.body()
+            let followed = try await follower.body()
+            #expect(receivedOwn == own, "the receiving client got all \(own.count) bytes (\(receivedOwn.count))")
+            #expect(followed == shared, "the follower got all \(shared.count) bytes (\(followed.count))")
+            #expect(harness.origin.requests(for: "/own.ts").count == 1 && harness.origin.outcomes(for: "/own.ts") == [.complete])
+            #expect(harness.origin.requests(for: "/shared.ts").count == 1, "the followed fetch was not cut and fetched again")
+            withExtendedLifetime(stalled) {}
+        }
+    }
+}
