@@ -119,8 +119,8 @@ struct LinkSchedulerTests {
     func rankOrdersOneUrgency() async throws {
         let scheduler = LinkScheduler()
         let release = TestGate()
-        let next = FetchOwnership(urgency: .ahead, rank: 0)
-        let later = FetchOwnership(urgency: .ahead, rank: 1)
+        let next = FetchOwnership(urgency: .ahead, rank: FetchRank(0))
+        let later = FetchOwnership(urgency: .ahead, rank: FetchRank(1))
         let held = hold(scheduler, "next", next, until: release)
         try await waitUntil("the next video's transfer is registered") { scheduler.leadingUrgency == .ahead }
         #expect(!scheduler.mayProceed(later))
@@ -129,7 +129,27 @@ struct LinkSchedulerTests {
         try await held.value
         try await waiting.value
         #expect(scheduler.mayProceed(later))
-        #expect(scheduler.mayProceed(FetchOwnership(urgency: .start, rank: 5)), "a start of any rank outranks the heads")
+        #expect(scheduler.mayProceed(FetchOwnership(urgency: .start, rank: FetchRank(5))), "a start of any rank outranks the heads")
+    }
+
+    @Test("A fetch goes by its job's place now, not the place it had when it began: at a swipe the new first head stops the second's")
+    func rankIsReadLive() async throws {
+        let scheduler = LinkScheduler()
+        let release = TestGate()
+        // Begun while its job was second in the app's list (a gap claimed again after a cut).
+        let place = FetchRank(1)
+        let held = hold(scheduler, "next", FetchOwnership(urgency: .ahead, rank: place), until: release)
+        try await waitUntil("the head's transfer is registered") { scheduler.leadingUrgency == .ahead }
+        let secondHead = FetchOwnership(urgency: .ahead, rank: FetchRank(1))
+        #expect(scheduler.mayProceed(secondHead), "two fetches of one place share the link")
+        place.set(0)
+        scheduler.ranksChanged()
+        #expect(!scheduler.mayProceed(secondHead), "the job now second waits for the one now first")
+        place.set(2)
+        scheduler.ranksChanged()
+        #expect(scheduler.mayProceed(secondHead), "and goes first once the other job falls behind it")
+        release.open()
+        try await held.value
     }
 
     @Test("A playing player's segment waits behind the next videos' heads until its escalation, then goes first")
@@ -174,7 +194,7 @@ struct LinkSchedulerTests {
         let release = TestGate()
         let nextHead = hold(scheduler, "next", FetchOwnership(urgency: .ahead, preemptible: true), until: release)
         try await waitUntil("the next video's head is registered") { scheduler.leadingUrgency == .ahead }
-        let dropped = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
+        let dropped = FetchOwnership(urgency: .ahead, rank: FetchRank(1), preemptible: true)
         let waiting = Task { _ = try await scheduler.waitForTurn(dropped, key: "swiped-to", range: .init(offset: 0, length: 100)) }
         try await Task.sleep(for: .milliseconds(50))
         #expect(!scheduler.mayProceed(dropped))
@@ -197,7 +217,7 @@ struct LinkSchedulerTests {
                 }
             }
         }
-        let prefetch = held("later", FetchOwnership(urgency: .ahead, rank: 1, preemptible: true))
+        let prefetch = held("later", FetchOwnership(urgency: .ahead, rank: FetchRank(1), preemptible: true))
         // A prefetch that a player once followed (it may have swiped away since).
         let followed = FetchOwnership(urgency: .deep, preemptible: true)
         _ = followed.raise(to: .buffering, by: nil)
@@ -228,7 +248,7 @@ struct LinkSchedulerTests {
         #expect(swipedAway.urgency == .start, "while its player is there, the player's urgency")
         scheduler.ownerLeft(swipedAway)
         scheduler.ownerLeft(stillWatched)
-        #expect(swipedAway.urgency == .deep && swipedAway.priority == FetchOwnership(urgency: .deep, rank: 2).priority)
+        #expect(swipedAway.urgency == .deep && swipedAway.priority == FetchOwnership(urgency: .deep, rank: FetchRank(2)).priority)
         #expect(swipedAway.isPreemptible, "a start cuts it, as it cuts the prefetch")
         #expect(stillWatched.urgency == .buffering && !stillWatched.isPreemptible, "another player waits for its bytes")
         let orphan = FetchOwnership(urgency: .buffering)
@@ -245,8 +265,8 @@ struct LinkSchedulerTests {
         let startEnds = TestGate()
         let start = hold(scheduler, "start", FetchOwnership(urgency: .start), until: startEnds)
         try await waitUntil("the start is registered") { scheduler.leadingUrgency == .start }
-        let nextHead = FetchOwnership(urgency: .ahead, rank: 0, preemptible: true)
-        let laterHead = FetchOwnership(urgency: .ahead, rank: 1, preemptible: true)
+        let nextHead = FetchOwnership(urgency: .ahead, rank: FetchRank(0), preemptible: true)
+        let laterHead = FetchOwnership(urgency: .ahead, rank: FetchRank(1), preemptible: true)
         let nextTurn = Task { try await scheduler.waitForTurn(nextHead, key: "next", range: nil) }
         // The later head's turn is recorded as an arrival at this gate, which never opens.
         let laterHasTurn = TestGate()

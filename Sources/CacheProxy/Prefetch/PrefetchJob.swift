@@ -22,7 +22,7 @@ final class PrefetchJob: Sendable {
     /// Set when the job left the list: it starts no new resource.
     private let stopping = Atomic<Bool>(false)
     /// Its place in the app's list (0: the next video): the next video's start goes first.
-    let rank = Atomic<Int>(0)
+    let rank = FetchRank()
 
     init(context: ProxyContext, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
          headers: OriginHeaderFields = OriginHeaderFields()) {
@@ -47,7 +47,7 @@ final class PrefetchJob: Sendable {
     /// The start buffer of a video is what the user waits for at the next swipe; the rest of
     /// the budget is deeper buffering, behind a playing player's next segments.
     private func warmer(_ urgency: FetchUrgency = .ahead) -> ResourceWarmer {
-        ResourceWarmer(context: context, lane: .segment, urgency: urgency, rank: { [self] in rank.load(ordering: .relaxed) }, headers: headers)
+        ResourceWarmer(context: context, lane: .segment, urgency: urgency, rank: rank, headers: headers)
     }
 
     /// Runs the job; returns a note about what it left out, if anything.

@@ -53,7 +53,7 @@ final class PrefetchScheduler: Sendable {
                 return Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant, headers: headers),
                              state: .queued)
             }
-            for (position, entry) in queue.entries.enumerated() { entry.job.rank.store(position, ordering: .relaxed) }
+            for (position, entry) in queue.entries.enumerated() { entry.job.rank.set(position) }
             let staying = Set(queue.entries.map { ObjectIdentifier($0.job) })
             for entry in previous where entry.state == .running && !staying.contains(ObjectIdentifier(entry.job)) {
                 guard let task = entry.task else { continue }
@@ -61,6 +61,9 @@ final class PrefetchScheduler: Sendable {
                 queue.leaving[ObjectIdentifier(entry.job)] = task
             }
         }
+        // The fetches in flight go by the new places at once: the job now first must not share
+        // the link with the one behind it because its fetch began while it was second.
+        context.upstream.scheduler.ranksChanged()
         startWaitingJobs()
         return status
     }

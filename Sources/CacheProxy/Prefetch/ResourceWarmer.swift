@@ -11,10 +11,9 @@ struct ResourceWarmer: Sendable {
     /// How urgently a player needs what is warmed: fetches wait for, and pause behind, more
     /// urgent ones.
     let urgency: FetchUrgency
-    /// The order among fetches of that urgency (``FetchOwnership``), lower first. Read at each
-    /// fetch: a prefetch job's place in the app's list changes when the app posts a new list,
-    /// and a gap claimed again after a cut must go by the new place.
-    var rank: @Sendable () -> Int = { 0 }
+    /// The order among fetches of that urgency (``FetchOwnership``), lower first: a prefetch
+    /// job's place in the app's list, which changes when the app posts a new list.
+    var rank = FetchRank()
     /// The playback session whose traffic this is, if any.
     var session: SessionTraffic?
     /// The fields asked for the origin requests (a session's, a prefetch item's, a download's).
@@ -53,7 +52,7 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                let ownership = FetchOwnership(urgency: urgency, rank: rank(), session: session, headers: headers, preemptible: true)
+                let ownership = FetchOwnership(urgency: urgency, rank: rank, session: session, headers: headers, preemptible: true)
                 if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
                     // Cut for a player's start: not a failure, the gap is claimed again below.
                     if !ownership.wasPreempted { lastError = error }
@@ -74,7 +73,7 @@ struct ResourceWarmer: Sendable {
                 throw UpstreamError(.invalidResponse, "\(origin): bytes \(pending.range) cannot be cached")
             }
             if pending.state == .inFlight {
-                context.upstream.scheduler.raise(key: key, range: pending.range, to: urgency, backgroundRank: rank())
+                context.upstream.scheduler.raise(key: key, range: pending.range, to: urgency, backgroundRank: rank.value)
                 do {
                     _ = try await context.store.reader(for: key).waitForBytes(at: pending.range.offset)
                 } catch let error as CacheStoreError where error.code != .closed {

@@ -27,7 +27,9 @@ final class FetchOwnership: Sendable {
     /// the fetch is theirs: as urgent as they are, and preemptible as they are, never more
     /// (a player's segment that escalated to a start stays no start once the player swiped away).
     private let backgroundFollowers = Atomic<Int>(FetchOwnership.idlePriority)
+    /// The urgency's priority at rank 0 (``priority(_:rank:)``); the rank is added when read.
     private let level: Atomic<Int>
+    private let rank: FetchRank
     /// The session the fetched bytes are counted for.
     let session: SessionTraffic?
     /// The fields asked for this fetch's origin requests.
@@ -50,14 +52,15 @@ final class FetchOwnership: Sendable {
 
     /// - Parameters:
     ///   - rank: the order among fetches of the same urgency, lower first (a prefetch job's place
-    ///     in the app's list: the next video's head before the one after it).
+    ///     in the app's list: the next video's head before the one after it), read at each look.
     ///   - escalation: when the fetch becomes a start (see ``escalation``).
     init(
-        urgency: FetchUrgency, rank: Int = 0, escalation: ContinuousClock.Instant? = nil, session: SessionTraffic? = nil,
+        urgency: FetchUrgency, rank: FetchRank = FetchRank(), escalation: ContinuousClock.Instant? = nil, session: SessionTraffic? = nil,
         headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false
     ) {
         ownPreemptible = preemptible
-        level = Atomic(Self.priority(urgency, rank: rank))
+        level = Atomic(Self.priority(urgency, rank: 0))
+        self.rank = rank
         self.escalation = escalation
         self.session = session
         self.headers = headers
@@ -67,8 +70,10 @@ final class FetchOwnership: Sendable {
     private static let ranks = 64
 
     private static func priority(_ urgency: FetchUrgency, rank: Int) -> Int {
-        urgency.rawValue * ranks + min(max(rank, 0), ranks - 1)
+        urgency.rawValue * ranks + clamped(rank)
     }
+
+    private static func clamped(_ rank: Int) -> Int { min(max(rank, 0), ranks - 1) }
 
     /// The urgency of a priority from ``priority``.
     static func urgency(ofPriority priority: Int) -> FetchUrgency {
@@ -102,7 +107,7 @@ final class FetchOwnership: Sendable {
         if gone.load(ordering: .relaxed) {
             return followed ? min(playerLevel.load(ordering: .relaxed), background) : min(background, Self.priority(.orphaned, rank: 0))
         }
-        let own = min(level.load(ordering: .relaxed), background)
+        let own = min(level.load(ordering: .relaxed) + Self.clamped(rank.value), background)
         return followed ? min(own, playerLevel.load(ordering: .relaxed)) : own
     }
 

@@ -170,6 +170,11 @@ final class LinkScheduler: Sendable {
         return lhs.overlaps(rhs)
     }
 
+    /// Some ``FetchRank`` changed: the transfers look at their priorities again.
+    func ranksChanged() {
+        reevaluate()
+    }
+
     /// Transfers registered now, by urgency (for `/status`).
     var census: [FetchUrgency: Int] {
         state.withLock { state in
