@@ -151,6 +151,34 @@ struct DocumentedDefaultsTests {
         }
     }
 
+    @Test("A host's looked-up addresses are reused for 30 s, no longer: a request after that looks the host up again",
+          .timeLimit(.minutes(2)))
+    func lookupsAreReusedForThirtySeconds() async throws {
+        let lookups = Mutex<[ContinuousClock.Instant]>([])
+        let resolver = OriginResolver { host in
+            let addresses = try await OriginResolver.system.addresses(host)
+            lookups.withLock { $0.append(.now) }
+            return addresses
+        }
+        try await ProxyHarness.run(configure: { $0.security.resolver = resolver }) { harness async throws in
+            func miss(_ index: Int) async throws {
+                harness.origin.set("/t\(index).ts", .init(TestBytes(seed: UInt64(index)).bytes(0, 1000)))
+                #expect(try await harness.fetch(harness.proxyURL(forOrigin: "http://localhost:\(harness.origin.port)/t\(index).ts")).status == 200)
+            }
+            try await miss(0)
+            let answered = try #require(lookups.withLock { $0.first })
+            // Well inside the 30 s: the answer is reused.
+            try await Task.sleep(until: answered + .seconds(20))
+            try await miss(1)
+            #expect(lookups.withLock { $0.count } == 1, "reused 20 s after the lookup")
+            // Past the 30 s (2 s of margin): looked up again.
+            try await Task.sleep(until: answered + .seconds(32))
+            try await miss(2)
+            #expect(lookups.withLock { $0.count } == 2, "looked up again 32 s after the first lookup")
+            #expect(harness.origin.requests.count == 3)
+        }
+    }
+
     @Test("The access log keeps at most 65,536 records waiting: past that, records are dropped and the count is logged")
     func accessLogDropsPastItsCapacity() async {
         #expect(AccessLog.capacity == 65_536)
