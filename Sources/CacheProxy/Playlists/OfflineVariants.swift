@@ -24,8 +24,8 @@ struct OfflineVariants {
     static let revalidationWait: Duration = .milliseconds(250)
 
     /// Restricts `policy` to what can start from the cache when `loaded` is a multivariant
-    /// playlist served from the cache and its origin cannot be reached; leaves it as it is
-    /// otherwise. Logs, once per playlist until the origin answers again, what it dropped.
+    /// playlist served from the cache and its origin cannot be reached (on `/proxy?url=` and a
+    /// session's playlist alike); leaves it as it is otherwise. Logs, once per playlist until the origin answers again, what it dropped.
     func restrict(_ policy: inout HLSProxyRewritePolicy, loaded: PlaylistLoader.Loaded, origin: OriginURL) async {
         guard loaded.source != .origin, let playlist = loaded.playlist, playlist.kind == .master,
               let base = HLSBaseURL(loaded.url) else { return }
@@ -38,8 +38,12 @@ struct OfflineVariants {
         let selection = startable(in: playlist, base: base)
         guard !selection.isComplete, selection.hasVariants, await originUnreachable(origin) else { return }
         let (variants, iFrames, renditions) = (selection.variants, selection.iFrameVariants, selection.renditions)
-        policy.keepVariant = { summary in summary.isIFrameOnly ? iFrames.contains(summary.index) : variants.contains(summary.index) }
-        policy.keepRendition = { renditions.contains($0) }
+        // On top of what the policy already drops (a session's cap), never instead of it.
+        let (keptVariant, keptRendition) = (policy.keepVariant, policy.keepRendition)
+        policy.keepVariant = { summary in
+            (keptVariant?(summary) ?? true) && (summary.isIFrameOnly ? iFrames.contains(summary.index) : variants.contains(summary.index))
+        }
+        policy.keepRendition = { (keptRendition?($0) ?? true) && renditions.contains($0) }
         policy.dropsUnreferencedRenditions = true
         if context.playlistFreshness.shouldLogOfflineListing(key) {
             context.logger.notice(

@@ -37,7 +37,11 @@ struct SessionPlaylistResponder {
         }
         guard playlist.kind == .media else {
             engine.learnRoles(from: playlist, url: loaded.url)
-            try await send(loaded.body, playlist: playlist, url: loaded.url, contentType: loaded.contentType, writer: writer)
+            var policy = self.policy
+            // Offline, as on /proxy?url=: the app's player must not pick or switch to a variant
+            // the cache cannot play.
+            await OfflineVariants(context: context).restrict(&policy, loaded: loaded, origin: origin)
+            try await send(loaded.body, playlist: playlist, url: loaded.url, contentType: loaded.contentType, policy: policy, writer: writer)
             return
         }
         let key = context.store.key(for: origin.string)
@@ -66,9 +70,11 @@ struct SessionPlaylistResponder {
         try await send(served.bytes, playlist: served, url: url, contentType: nil, writer: writer)
     }
 
-    private func send(_ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, writer: ResponseWriter) async throws {
+    private func send(
+        _ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, policy: HLSProxyRewritePolicy? = nil, writer: ResponseWriter
+    ) async throws {
         try await PlaylistResponder(context: context)
-            .send(body, playlist: playlist, url: url, contentType: contentType, policy: policy, writer: writer)
+            .send(body, playlist: playlist, url: url, contentType: contentType, policy: policy ?? self.policy, writer: writer)
     }
 
     /// The session's rewrite policy.
