@@ -93,6 +93,7 @@ struct CreateCommand: ParsableCommand {
     var maxSize: SizeArgument
 
     func run() throws(CommandFailure) {
+        try HeldStoreRefusal.check(store.path, command: "create", instead: "its limit is serve's --max-size; restart it with the new one")
         do {
             try CacheStore.create(at: store.path, maximumSize: maxSize.bytes)
         } catch {

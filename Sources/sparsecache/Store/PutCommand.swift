@@ -12,6 +12,7 @@ struct PutCommand: ParsableCommand {
     @Option(help: "The total length of the resource, when known.") var totalLength: UInt64?
 
     func run() throws(CommandFailure) {
+        try HeldStoreRefusal.check(entry.directory, command: "put", instead: "stop the proxy first")
         let bytes = try StandardInput.readAll()
         let key = entry.key
         try StoreOpening.withStore(entry.directory, readOnly: false) { store throws(CacheStoreError) in
