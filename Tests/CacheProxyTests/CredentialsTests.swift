@@ -134,7 +134,7 @@ import TestSupport
             let url = harness.proxyURL(forOrigin: origin.url("/locked/low/s0.ts"))
             // More 403s than the breaker's threshold (3 in the harness): the origin stays usable.
             for _ in 0..<5 { #expect(try await harness.fetch(url).status == 403) }
-            #expect(harness.store.entries.isEmpty)
+            #expect(harness.store.entries.isEmpty, "stored: \(harness.store.entries.map(\.key))")
             #expect(try await harness.fetch(harness.proxyURL(forOrigin: origin.url("/locked/low/s1.ts"))).status == 200)
             let client = SessionClient(harness: harness)
             let opened = try await client.open(#"{"url": "\#(origin.url("/locked/low/index.m3u8"))"}"#)

@@ -20,6 +20,9 @@ final class Upstream: Sendable {
     let originGuard: OriginGuard
     /// Resources whose origin answered with `Vary`, so that each value gets its own entry.
     let variations = VariedResources()
+    /// Which answers are passed through rather than stored (`no-store`, `Vary: *`, `private`
+    /// beyond loopback).
+    let storageRule: StorageRule
     private let expressClient: HTTPClient
     private let segmentClient: HTTPClient
     private let store: CacheStore
@@ -43,6 +46,7 @@ final class Upstream: Sendable {
         breakers = OriginBreakers(configuration: configuration.breaker)
         originGuard = OriginGuard(configuration: configuration)
         originHeaderRules = Mutex(OriginHeaderRules(configuration.originHeaders))
+        storageRule = StorageRule(configuration: configuration)
         expressClient = Self.makeClient(group: group, connections: configuration.expressConcurrency, configuration: configuration,
                                         originGuard: originGuard)
         segmentClient = Self.makeClient(group: group, connections: configuration.segmentConcurrency, configuration: configuration,
@@ -272,11 +276,7 @@ final class Upstream: Sendable {
     /// varies on fields `key` was not made from (it teaches ``variations``: the next request
     /// gets the right entry).
     func storageRefusal(_ head: OriginResponseHead, key: String, origin: OriginURL, headers: OriginHeaderFields) -> String? {
-        if head.cacheControl.noStore, !configuration.storesNoStoreResponses { return "Cache-Control: no-store, passed through" }
-        if head.vary.isAny { return "Vary: * (or a Vary the proxy cannot key by), passed through" }
-        if head.cacheControl.isPrivate, !CacheProxy.isLoopback(configuration.host) {
-            return "Cache-Control: private, passed through by a proxy listening beyond loopback"
-        }
+        if let refusal = storageRule.refusal(cacheControl: head.cacheControl, vary: head.vary) { return refusal }
         let plain = store.key(for: origin.string)
         if head.vary.names != variations.names(of: plain) ?? [] { variations.learn(head.vary.names, for: plain) }
         let expected = variedKey(plain, names: head.vary.names, origin: origin, headers: headers)

@@ -56,7 +56,9 @@ struct StoreEntryLocation {
         try StoreOpening.withStore(directory, readOnly: true) { store throws(CacheStoreError) in
             guard let keys else { return store.entries.map { StoreEntryLocation(key: $0.key, file: store.path(of: $0)) } }
             return try keys.map { raw throws(CacheStoreError) in
-                let key = CacheKey.normalizedURL(raw)
+                // A key exactly as stored first: normalizing would drop the `#vary(...)=` suffix
+                // of an entry kept per `Vary` value (its `#` reads as a URL's fragment).
+                let key = store.entry(for: raw) != nil ? raw : CacheKey.normalizedURL(raw)
                 guard let entry = store.entry(for: key) else {
                     throw CacheStoreError(.noEntry, "no entry for \(raw) in the store \(directory)")
                 }
