@@ -5,9 +5,11 @@
 #   1. first hour: --version; serve's start-up lines; `sparsecache url` finding the running proxy;
 #      ffmpeg playing through it identically to a direct play; fetch handed to the running proxy;
 #      ls, stats, verify, get of a whole entry;
-#   2. a paused player: a session with a 1 s idle timeout (standing in for a 90 s pause, which the
-#      idle timeout makes the same event), played for 2 s, paused until it is idle, then played
-#      to the end: no 410, the packets of a direct play;
+#   2. a paused player: a session with a 1 s idle timeout, played for 2 s, paused until it is
+#      idle, then played to the end: no 410, the packets of a direct play; and the issue's own
+#      case, a session with the default idle timeout (60 s) paused for 90 s
+#      (NEWCOMER_PAUSE_SECONDS, above 60), beside the other steps on an origin and a proxy of
+#      its own, so that the pause adds about 70 s to the run instead of 90;
 #   3. pin while serving: `sparsecache pin` beside the running proxy;
 #   4. offline variants: one variant downloaded, the origin stopped, the multivariant playlist
 #      lists that variant only and ffmpeg plays it without a single 502;
@@ -100,6 +102,41 @@ serve_on() {
     proxy=$(sed -n 's/^listening on \(http:\/\/127.0.0.1:[0-9]*\)$/\1/p' "$output")
     [ -n "$proxy" ] || { echo "e2e-newcomer: the proxy did not start: $(cat "$output.err")" >&2; exit 1; }
 }
+
+# The issue's paused player: the default idle timeout (60 s) and a 90 s pause, run in the
+# background beside steps 1 to 6 on an origin and a proxy of its own (step 4 stops the others).
+# Each check's verdict goes to $work/paused.checks, which the end of the script counts.
+pause_seconds=${NEWCOMER_PAUSE_SECONDS:-90}
+paused_player() {
+    local checks=$work/paused.checks port origin session id playlist state paused_at
+    pass() { echo "e2e-newcomer: ok: $1" >&2; echo ok >>"$checks"; }
+    fail() { echo "e2e-newcomer: FAIL: $1" >&2; echo FAIL >>"$checks"; }
+    trap 'stop_pids "$PROXY_PID" "$NGINX_PID"' EXIT
+    trap 'exit 143' TERM
+    port=$(free_port)
+    start_nginx "$www" "$port" "$work/paused-nginx"
+    origin="http://127.0.0.1:$port"
+    serve_on "$work/paused-cache" "$work/paused-serve.out"
+    packets "$origin/low/index.m3u8" paused-direct
+    session=$(curl -sf -X POST "$proxy/sessions" -H 'Content-Type: application/json' \
+        -d "{\"url\": \"$origin/master.m3u8\", \"quality\": \"lowest\"}")
+    id=$(json_field id <<<"$session")
+    playlist=$(json_field playlist <<<"$session")
+    packets "$playlist" paused-long-start -t 2 || true
+    paused_at=$SECONDS
+    # No request of the player's in the pause (a loop of 1 s sleeps, so that a TERM ends it soon).
+    while [ $((SECONDS - paused_at)) -lt "$pause_seconds" ]; do sleep 1; done
+    state=$(curl -sf "$proxy/sessions/$id" | json_field state || true)
+    check "after a $pause_seconds s pause with the default idle timeout, the session is idle, not closed (state: $state)" [ "$state" = idle ]
+    packets "$playlist" paused-long-resumed || true
+    check "the player paused $pause_seconds s resumes: its whole play equals a direct one, and no request got 410" \
+        bash -c "cmp -s '$work/paused-direct.md5' '$work/paused-long-resumed.md5' && ! grep -q 410 '$work/paused-long-resumed.log'"
+}
+paused_player &
+paused_pid=$!
+# Stopped with the rest if the script ends early (its own EXIT trap stops its proxy and origin).
+trap "stop_pids \"\$paused_pid\"; $(trap -p EXIT | sed "s/^trap -- '\(.*\)' EXIT\$/\1/")" EXIT
+
 serve_on "$cache" "$work/serve.out"
 check "serve's banner names the cache, the dashboard and a URL to play" \
     grep -qzE "cache: $cache, limit 1.0 GiB \(0 entries, 0 B used\)
@@ -223,6 +260,17 @@ check "it shows no error" grep -qF '<span id="problem" class="error"></span>' "$
 check "a finished download's empty error cell is not red" \
     bash -c "grep -qF '<td>done</td>' '$work/dom.html' && grep -qF '<td class=\"muted\">–</td></tr>' '$work/dom.html' && ! grep -qF '<td class=\"error\">–</td>' '$work/dom.html'"
 check "the page says how the hit ratio and the request count differ" grep -qF 'so the two numbers differ' "$work/dom.html"
+
+echo "== the player paused $pause_seconds s" >&2
+wait "$paused_pid" || true
+paused_pid=""
+paused_passed=$(grep -c '^ok$' "$work/paused.checks" 2>/dev/null || true)
+paused_failed=$(grep -c '^FAIL$' "$work/paused.checks" 2>/dev/null || true)
+passed=$((passed + ${paused_passed:-0}))
+failures=$((failures + ${paused_failed:-0}))
+if [ $((${paused_passed:-0} + ${paused_failed:-0})) -ne 2 ]; then
+    fail "the paused player's checks did not all run: $(tail -c 300 "$work/paused-serve.out.err" 2>/dev/null)"
+fi
 
 echo "e2e-newcomer: $passed passed, $failures failed in $((SECONDS - started)) s" >&2
 [ "$failures" -eq 0 ]
