@@ -12,7 +12,7 @@
 #      its own, so that the pause adds about 70 s to the run instead of 90;
 #   3. pin while serving: `sparsecache pin` beside the running proxy;
 #   4. offline variants: one variant downloaded, the origin stopped, the multivariant playlist
-#      lists that variant only and ffmpeg plays it without a single 502;
+#      lists that variant only and ffmpeg plays it without a single 502, the packets of a direct play;
 #   5. bad inputs: each refused with its reason (the CLI's, and the proxy's JSON and routes);
 #   6. the dashboard of a proxy with --control-token, rendered in headless Chromium from the
 #      address the banner gives.
@@ -200,8 +200,9 @@ variants=$(grep -c '^#EXT-X-STREAM-INF' "$work/offline-master.m3u8" || true)
 check "offline, the multivariant playlist lists only the downloaded variant ($variants listed)" \
     bash -c "[ '$variants' = 1 ] && grep -q 'low%2Findex.m3u8' '$work/offline-master.m3u8'"
 packets "$offline_url" offline-play || true
-check "ffmpeg plays it offline without a single 502 ($(grep -c 502 "$work/offline-play.log" || true) lines)" \
-    bash -c "[ -s '$work/offline-play.md5' ] && ! grep -q 502 '$work/offline-play.log'"
+# off/low is a copy of low: the offline play must be the packets of low's direct play.
+check "ffmpeg plays it offline without a single 502 ($(grep -c 502 "$work/offline-play.log" || true) lines), identically to a direct play of that variant" \
+    bash -c "[ -s '$work/offline-play.md5' ] && ! grep -q 502 '$work/offline-play.log' && cmp -s '$work/direct-low.md5' '$work/offline-play.md5'"
 
 echo "== 5. bad inputs" >&2
 # expect_refusal DESCRIPTION STATUS TEXT COMMAND...: the command exits STATUS and says TEXT on stderr.

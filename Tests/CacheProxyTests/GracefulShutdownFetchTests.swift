@@ -41,6 +41,29 @@ struct GracefulShutdownFetchTests {
         log.accessLines.contains { $0.contains(percentEncoded(harness.origin.url(path))) || $0.contains(path) }
     }
 
+    /// A client that GETs `path` through the proxy on a raw connection and has read its head
+    /// and the first `count` bytes of its body; it hangs up when the connection is released.
+    static func client(of path: String, _ harness: ProxyHarness, readingFirst count: Int) async throws -> RawConnection {
+        let connection = try RawConnection(port: harness.port)
+        connection.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url(path))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+        try #require(await connection.readHead(andBody: count, timeout: .seconds(30)), "the client received the first \(count) bytes")
+        return connection
+    }
+
+    /// How the origin's response for `path` ended, once it did (a crawling one ends in 25 s
+    /// when nothing cuts it).
+    static func originOutcome(_ harness: ProxyHarness, _ path: String) async throws -> [TestOrigin.Outcome] {
+        try await waitUntil("the origin's response for \(path) ended", timeout: .seconds(60)) { !harness.origin.outcomes(for: path).isEmpty }
+        return harness.origin.outcomes(for: path)
+    }
+
+    /// The shutdown's line saying what it waits for and what it cancelled, once logged.
+    static func shutdownLine(_ log: CapturedLog) async throws -> String {
+        let isShutdownLine = { (entry: CapturedLog.Entry) in entry.message.hasPrefix("shutting down: waiting") }
+        try await waitUntil("the shutdown's line is logged") { log.all.contains(where: isShutdownLine) }
+        return log.all.first(where: isShutdownLine)?.message ?? ""
+    }
+
     @Test("A fetch whose client left is cancelled at the shutdown signal, while another client's response drains; the log counts it")
     func orphanedFetchIsCancelledAtOnce() async throws {
         let log = CapturedLog()
@@ -49,24 +72,16 @@ struct GracefulShutdownFetchTests {
             harness.origin.set("/left.ts", .init(body, contentType: "video/mp2t", faults: Self.crawling))
             // The client reads the start, then hangs up: the rest is less than the orphan limit
             // (8 MiB), so without a shutdown the fetch would go on to the end.
-            do {
-                let leaving = try RawConnection(port: harness.port)
-                leaving.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url("/left.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
-                #expect(await leaving.readHead(andBody: 20_000, timeout: .seconds(30)))
-            }
+            _ = try await Self.client(of: "/left.ts", harness, readingFirst: 20_000)
             try await waitUntil("the proxy saw the client leave (its request is logged)") { Self.logged(log, harness, "/left.ts") }
             #expect(harness.origin.outcomes(for: "/left.ts").isEmpty, "the orphaned fetch is still going")
             let stalled = try await Self.stalledClient(harness)
             harness.proxy.shutdownGracefully()
-            try await waitUntil("the origin's response for the orphaned fetch ended", timeout: .seconds(60)) {
-                !harness.origin.outcomes(for: "/left.ts").isEmpty
-            }
-            #expect(harness.origin.outcomes(for: "/left.ts") == [.abandoned], "cancelled, not fetched to the end")
+            #expect(try await Self.originOutcome(harness, "/left.ts") == [.abandoned], "cancelled, not fetched to the end")
             let key = harness.store.key(for: harness.origin.url("/left.ts"))
             let cached = harness.store.entry(for: key)?.cachedBytes ?? 0
             #expect(cached > 0 && cached < UInt64(body.count), "what it stored stays: \(cached) bytes")
-            try await waitUntil("the shutdown's line is logged") { log.all.contains { $0.message.hasPrefix("shutting down: waiting") } }
-            let line = log.all.first { $0.message.hasPrefix("shutting down: waiting") }?.message ?? ""
+            let line = try await Self.shutdownLine(log)
             #expect(line.contains("for 1 response in flight") && line.contains("1 fetch no client was receiving"), "\(line)")
             withExtendedLifetime(stalled) {}
         }
@@ -79,17 +94,14 @@ struct GracefulShutdownFetchTests {
             let body = TestBytes(seed: 344).bytes(0, 1_000_000)
             harness.origin.set("/late.ts", .init(body, contentType: "video/mp2t", faults: Self.crawling))
             let stalled = try await Self.stalledClient(harness)
-            var leaving: RawConnection? = try RawConnection(port: harness.port)
-            leaving?.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url("/late.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
-            #expect(await leaving?.readHead(andBody: 20_000, timeout: .seconds(30)) == true)
-            harness.proxy.shutdownGracefully()
-            try await waitUntil("the shutdown's line is logged") { log.all.contains { $0.message.hasPrefix("shutting down: waiting") } }
-            #expect(harness.origin.outcomes(for: "/late.ts").isEmpty, "the fetch of a client still receiving goes on")
-            leaving = nil
-            try await waitUntil("the origin's response for the orphaned fetch ended", timeout: .seconds(60)) {
-                !harness.origin.outcomes(for: "/late.ts").isEmpty
-            }
-            #expect(harness.origin.outcomes(for: "/late.ts") == [.abandoned], "cancelled, not fetched to the end")
+            do {
+                let leaving = try await Self.client(of: "/late.ts", harness, readingFirst: 20_000)
+                harness.proxy.shutdownGracefully()
+                _ = try await Self.shutdownLine(log)
+                #expect(harness.origin.outcomes(for: "/late.ts").isEmpty, "the fetch of a client still receiving goes on")
+                withExtendedLifetime(leaving) {}
+            }  // the client hangs up here, during the drain
+            #expect(try await Self.originOutcome(harness, "/late.ts") == [.abandoned], "cancelled, not fetched to the end")
             withExtendedLifetime(stalled) {}
         }
     }
@@ -104,12 +116,13 @@ struct GracefulShutdownFetchTests {
             harness.origin.set("/shared.ts", .init(shared, contentType: "video/mp2t", faults: Self.throttled))
             let stalled = try await Self.stalledClient(harness)
             let receiving = StreamingRequest(harness, "/own.ts")
-            var leader: RawConnection? = try RawConnection(port: harness.port)
-            leader?.send("GET \("/proxy?url=" + percentEncoded(harness.origin.url("/shared.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
-            #expect(await leader?.readHead(andBody: 50_000, timeout: .seconds(30)) == true)
-            let follower = StreamingRequest(harness, "/shared.ts")
-            try await waitUntil("both clients have bytes") { receiving.received > 0 && follower.received >= 50_000 }
-            leader = nil  // the leader hangs up; its follower keeps the fetch
+            let follower: StreamingRequest
+            do {
+                let leader = try await Self.client(of: "/shared.ts", harness, readingFirst: 50_000)
+                follower = StreamingRequest(harness, "/shared.ts")
+                try await waitUntil("both clients have bytes") { receiving.received > 0 && follower.received >= 50_000 }
+                withExtendedLifetime(leader) {}
+            }  // the leader hangs up here; its follower keeps the fetch
             try await waitUntil("the proxy saw the leader leave (its request is logged)") { Self.logged(log, harness, "/shared.ts") }
             harness.proxy.shutdownGracefully()
             let receivedOwn = try await receiving.body()
