@@ -56,6 +56,36 @@ struct LinkPriorityTests {
         }
     }
 
+    @Test("A prefetch whose rest ends soon is paused for a start, not cut: its video would later wait an answer delay for that rest")
+    func prefetchNearItsEndIsPausedNotCut() async throws {
+        try await ProxyHarness.run { harness in
+            // An origin that answers after 300 ms, as a phone's link does; the transfer stops
+            // 34 KB before its end, long after its pace became known (0.8 s of body).
+            let body = TestBytes(seed: 73).bytes(0, 600_000)
+            let nearEnd = TestGate()
+            harness.origin.set("/next.mp4", .init(body, contentType: "video/mp4", faults: .init(
+                headDelay: .milliseconds(300), chunkDelay: .milliseconds(25), chunkSize: 16 * 1024, pauseAfter: 500_000, gate: nearEnd)))
+            let playerGate = TestGate()
+            harness.origin.set("/now.mp4", .init(TestBytes(seed: 72).bytes(0, 200_000), contentType: "video/mp4",
+                                                 faults: .init(pauseAfter: 0, gate: playerGate)))
+            let prefetch = try await PrefetchTests.post(
+                harness, #"{"urls": ["\#(harness.origin.url("/next.mp4"))"], "bytes": \#(body.count)}"#)
+            #expect(prefetch.status == 202)
+            let probe = 65_536
+            try await waitUntil("the prefetch's rest stopped near its end") { cachedLength(harness, "/next.mp4") == UInt64(probe + 500_000) }
+            let player = StreamingRequest(harness, "/now.mp4", headers: [("Range", "bytes=0-1023")])
+            try await waitUntil("the player's request reached the origin") { playerGate.arrivals == 1 }
+            // The start registered before its request left: a cut would have been counted by now.
+            #expect(harness.proxy.status?.traffic.transfersCutForAStart == 0)
+            nearEnd.open()
+            playerGate.open()
+            #expect(try await player.body() == Array(TestBytes(seed: 72).bytes(0, 1024)))
+            try await waitUntil("the prefetch finished") { cachedLength(harness, "/next.mp4") == UInt64(body.count) }
+            #expect(harness.origin.requests(for: "/next.mp4").count == 2, "the probe and the rest: no gap asked for again")
+            #expect(harness.proxy.status?.traffic.transfersCutForAStart == 0)
+        }
+    }
+
     @Test("A playing player's next segment waits behind the next video's head, and goes first when its buffer is about to run out")
     func playingSegmentYieldsUntilItsBufferRunsLow() async throws {
         try await ProxyHarness.run { harness in

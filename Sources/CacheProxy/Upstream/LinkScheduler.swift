@@ -11,7 +11,9 @@ import Synchronization
 /// sending), and goes on, from where it stopped, once nothing more urgent is in flight. An
 /// orphaned transfer is cut instead of paused (its bytes are wanted by nobody now), and so is a
 /// preemptible one (``FetchOwnership/isPreemptible``) while a player waits to start: a paused socket
-/// keeps receiving until its buffer is full.
+/// keeps receiving until its buffer is full. A preemptible transfer whose rest ends soon is only
+/// paused: asked for again later, its video's start would wait for the origin's answer
+/// (``TransferPace``).
 ///
 /// The check between chunks is one atomic load; the lock is taken when a transfer starts or
 /// ends, when an urgency changes, and by paused transfers.

@@ -11,6 +11,9 @@ final class PreemptibleFetch: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Set while the rest of the transfer ends soon (``TransferPace``): a start then waits for
+    /// it to pause or end instead of cutting it.
+    private let endsSoon = Atomic<Bool>(false)
     /// Called once, when the fetch is cut: its caller counts it and fetches the gap again at its
     /// next turn, without counting a failure.
     private let onPreempt: @Sendable () -> Void
@@ -35,8 +38,15 @@ final class PreemptibleFetch: Sendable {
         if state.withLock({ $0.isPreempted }) { throw CancellationError() }
     }
 
-    /// Cuts the fetch (once; later calls do nothing).
+    /// Whether the rest of the transfer ends soon, updated as its body arrives.
+    func noteEndsSoon(_ soon: Bool) {
+        endsSoon.store(soon, ordering: .relaxed)
+    }
+
+    /// Cuts the fetch (once; later calls do nothing), unless it ends soon: then it only pauses
+    /// between two chunks, as a transfer that cannot be cut does, and a later call may cut it.
     func preempt() {
+        guard !endsSoon.load(ordering: .relaxed) else { return }
         let (task, first) = state.withLock { state -> (Task<Void, any Error>?, Bool) in
             defer { state.isPreempted = true }
             return (state.task, !state.isPreempted)

@@ -162,7 +162,7 @@ final class Upstream: Sendable {
                     try await scheduler.transfer(
                         key: fill.key, range: fill.range, ownership: ownership, replacing: turn, preempt: { cuttable.preempt() }
                     ) {
-                        try await cuttable.run { try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership) }
+                        try await cuttable.run { try await self.fetch(into: fill, from: origin, lane: lane, ownership: ownership, cuttable: cuttable) }
                     }
                 }
             }
@@ -195,9 +195,14 @@ final class Upstream: Sendable {
         return answer
     }
 
-    private func fetch(into fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership) async throws {
+    private func fetch(
+        into fill: FillHandle, from origin: OriginURL, lane: UpstreamLane.Kind, ownership: FetchOwnership, cuttable: PreemptibleFetch
+    ) async throws {
         let response: RangedResponse
-        switch try await openRange(origin, from: fill.range.offset, to: fill.range.end, lane: lane, headers: ownership.headers) {
+        var pace = TransferPace(askedAt: .now)
+        let answer = try await openRange(origin, from: fill.range.offset, to: fill.range.end, lane: lane, headers: ownership.headers)
+        pace.answerArrived(at: .now)
+        switch answer {
         case .pastEnd(let head):
             // The fill starts at or past the end: the answer carries the length, nothing to store.
             try fill.start(head.metadata)
@@ -226,7 +231,8 @@ final class Upstream: Sendable {
                     throw CancellationError()
                 }
                 // A preemptible one is cut rather than paused while a player waits to start
-                // (its `preempt` cancels this task, here or wherever it waits).
+                // (its `preempt` cancels this task, here or wherever it waits), unless its rest
+                // ends soon (``TransferPace``).
                 try Task.checkCancellation()
                 counters.recordPausedTransfer()
                 try await scheduler.waitForTurn(ownership)
@@ -234,6 +240,8 @@ final class Upstream: Sendable {
             }
             guard let chunk = try await iterator.next() else { break }
             try writer.write(chunk)
+            pace.received(chunk.readableBytes)
+            cuttable.noteEndsSoon(pace.endsSoon(remaining: writer.remaining, now: .now))
             counters.recordFetched(UInt64(chunk.readableBytes))
             ownership.session?.recordFetched(UInt64(chunk.readableBytes))
             if ownership.urgency == .orphaned, writer.remaining > configuration.orphanFetchLimit {
