@@ -1,5 +1,6 @@
 import CacheProxy
 import CacheStore
+import Synchronization
 import Testing
 import TestSupport
 
@@ -106,21 +107,24 @@ struct GracefulShutdownFetchTests {
         }
     }
 
-    @Test("A playlist's background revalidation, which no client waits for, is cancelled at the signal")
+    @Test("A playlist's background revalidation, which no client waits for, is cancelled at the signal: it saves nothing")
     func revalidationIsCancelledAtOnce() async throws {
         let log = CapturedLog()
-        try await ProxyHarness.run(configure: { $0.shutdownGracePeriod = .seconds(60); $0.playlistFreshness = .zero }, logger: log.logger()) { harness in
+        let directory = TemporaryDirectory("graceful-revalidation")
+        let type = "application/vnd.apple.mpegurl"
+        let old = Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\na/index.m3u8\n".utf8)
+        let key = Mutex<String?>(nil)
+        try await ProxyHarness.run(
+            configure: { $0.shutdownGracePeriod = .seconds(60); $0.playlistFreshness = .zero }, directory: directory, logger: log.logger()
+        ) { harness in
             try harness.store.put(key: harness.store.key(for: Self.heldOrigin), offset: 0, bytes: Self.held,
                                   metadata: EntryMetadata(contentLength: UInt64(Self.held.count), contentType: "video/mp4"))
-            let type = "application/vnd.apple.mpegurl"
-            harness.origin.set("/m.m3u8", .init(Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\na/index.m3u8\n".utf8),
-                                                contentType: type, entityTag: "\"1\""))
+            harness.origin.set("/m.m3u8", .init(old, contentType: type, entityTag: "\"1\""))
             #expect(try await harness.get("/m.m3u8").status == 200)
-            // The playlist changed, and grew (1 MB of comments: a write of the rest to a proxy that
-            // hung up fails); the origin's answer to the revalidation stops after 10 bytes.
+            key.withLock { $0 = harness.store.key(for: harness.origin.url("/m.m3u8")) }
+            // The playlist changed; the origin's answer to the revalidation stops after 10 bytes.
             let gate = TestGate()
-            let comments = String(repeating: "# " + String(repeating: "x", count: 98) + "\n", count: 10_000)
-            var changed = TestOrigin.Resource(Array("#EXTM3U\n\(comments)#EXT-X-STREAM-INF:BANDWIDTH=800000\nb/index.m3u8\n".utf8),
+            var changed = TestOrigin.Resource(Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000\nchanged/index.m3u8\n".utf8),
                                               contentType: type, entityTag: "\"2\"")
             changed.faults = TestOrigin.Faults(pauseAfter: 10, gate: gate)
             harness.origin.set("/m.m3u8", changed)
@@ -130,14 +134,18 @@ struct GracefulShutdownFetchTests {
             harness.proxy.shutdownGracefully()
             let line = try await Self.shutdownLine(log)
             #expect(line.contains("1 fetch no client was receiving"), "\(line)")
-            // The origin learns whether the proxy hung up when it writes the rest.
             gate.open()
-            #expect(try await Self.originOutcome(harness, "/m.m3u8") == [.complete], "the first fetch")
-            try await waitUntil("the revalidation's answer ended", timeout: .seconds(60)) { harness.origin.outcomes(for: "/m.m3u8").count == 2 }
-            #expect(harness.origin.outcomes(for: "/m.m3u8").last == .abandoned, "cancelled, not received whole")
-            #expect(harness.proxy.status?.traffic.playlistRevalidations == 0)
+            try await waitUntil("the origin sent the revalidation's answer (or found the proxy gone)") {
+                harness.origin.outcomes(for: "/m.m3u8").count == 2
+            }
             withExtendedLifetime(stalled) {}
         }
+        // The proxy has stopped and every fetch has ended: a revalidation that had gone on would
+        // have saved the changed playlist.
+        let store = try CacheStore.open(at: directory.path)
+        defer { try? store.close() }
+        let entry = try #require(key.withLock { $0 }.flatMap { store.entry(for: $0) })
+        #expect(entry.cachedBytes == UInt64(old.count), "the cached playlist is the one before the revalidation")
     }
 
     @Test("Fetches clients are receiving go on through a graceful shutdown: a client's own miss, and a follower whose leader left")
