@@ -112,10 +112,11 @@ struct ClientFaultTests {
             let other = try RawConnection(port: harness.port)
             other.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=0-9\r\nConnection: close\r\n\r\n")
             #expect(await other.readResponse(timeout: .seconds(30))?.status == 206)
-            // The stalled connection is not read from until the proxy has closed it: then only
-            // the connections open before it remain.
+            // The stalled connection is not read from until the proxy has closed it. Not told by
+            // the open connections: a cached hit may be answered before its connection is counted
+            // open, and on a loaded machine the count then fell back while it was still open.
             try await waitUntil("the proxy disconnects the client that stopped reading") {
-                (harness.proxy.status?.traffic.openConnections ?? Int.max) <= before.openConnections
+                (harness.proxy.status?.traffic.stalledClientsDropped ?? 0) > before.stalledClientsDropped
             }
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(5))
             #expect(closed)

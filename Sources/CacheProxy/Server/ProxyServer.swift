@@ -47,7 +47,7 @@ enum ProxyServer {
                     // answers are bytes, and its file regions are the connection's shared
                     // descriptor's, which `ConnectionFileHandles` would pass on untouched.
                     try pipeline.addHandler(rawHits)
-                    try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout))
+                    try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout, counters: context.counters))
                     try pipeline.addHandler(fileHandles)
                     try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(

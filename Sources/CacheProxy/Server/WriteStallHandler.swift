@@ -18,12 +18,14 @@ final class WriteStallHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     private let timeout: TimeAmount
+    private let counters: ProxyCounters
     private var timer: Scheduled<Void>?
     /// The bytes waiting to be written when the timer was armed.
     private var bufferedAtArming = 0
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, counters: ProxyCounters) {
         self.timeout = timeout
+        self.counters = counters
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -50,6 +52,7 @@ final class WriteStallHandler: ChannelInboundHandler, RemovableChannelHandler {
             if Self.bufferedBytes(context) < handler.bufferedAtArming || handler.kernelSentDataLately(context) {
                 handler.arm(context: context)
             } else {
+                handler.counters.recordStalledClientDropped()
                 context.close(promise: nil)
             }
         }

@@ -19,6 +19,7 @@ final class ProxyCounters: Sendable {
     private let pausedTransfers = Atomic<UInt64>(0)
     private let cutOrphans = Atomic<UInt64>(0)
     private let preemptedTransfers = Atomic<UInt64>(0)
+    private let droppedStalledClients = Atomic<UInt64>(0)
     private let playlistsWithoutOrigin = Atomic<UInt64>(0)
     private let revalidations = Atomic<UInt64>(0)
     private let notModified = Atomic<UInt64>(0)
@@ -41,6 +42,7 @@ final class ProxyCounters: Sendable {
     func recordPausedTransfer() { pausedTransfers.add(1, ordering: .relaxed) }
     func recordCutOrphan() { cutOrphans.add(1, ordering: .relaxed) }
     func recordPreemptedTransfer() { preemptedTransfers.add(1, ordering: .relaxed) }
+    func recordStalledClientDropped() { droppedStalledClients.add(1, ordering: .relaxed) }
     func recordPlaylistWithoutOrigin() { playlistsWithoutOrigin.add(1, ordering: .relaxed) }
     func recordRevalidation(notModified wasNotModified: Bool) {
         revalidations.add(1, ordering: .relaxed)
@@ -68,6 +70,7 @@ final class ProxyCounters: Sendable {
             transfersPaused: pausedTransfers.load(ordering: .relaxed),
             orphansCut: cutOrphans.load(ordering: .relaxed),
             transfersCutForAStart: preemptedTransfers.load(ordering: .relaxed),
+            stalledClientsDropped: droppedStalledClients.load(ordering: .relaxed),
             playlistsServedWithoutOrigin: playlistsWithoutOrigin.load(ordering: .relaxed),
             playlistRevalidations: revalidations.load(ordering: .relaxed),
             playlistsNotModified: notModified.load(ordering: .relaxed))

@@ -80,6 +80,9 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// Prefetch, buffering and download transfers cut (not paused) because a player waited
         /// to start; each fetched what it lacked at its next turn.
         public var transfersCutForAStart: UInt64
+        /// Client connections closed because their client stopped reading for
+        /// ``CacheProxyConfiguration/Timeouts/clientWriteStall`` (the response they held up was dropped).
+        public var stalledClientsDropped: UInt64
         /// Multivariant playlists served from the cache without asking the origin first.
         public var playlistsServedWithoutOrigin: UInt64
         /// Background revalidations of cached multivariant playlists, and how many of them the
