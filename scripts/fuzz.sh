@@ -13,6 +13,7 @@
 #                                           kept between campaigns), which the campaign's new
 #                                           inputs are then merged into (-merge=1); prints per
 #                                           target executions, exec/s, cov, ft, corpus, crashes
+#                                           (FUZZ_TIMEOUT=SECONDS: libFuzzer's -timeout, default 10)
 #   scripts/fuzz.sh minimize CRASH [TARGET] the smallest input that still crashes
 #                                           (-minimize_crash=1), written to CRASH.min
 #   scripts/fuzz.sh keep CRASH TARGET [NAME]
