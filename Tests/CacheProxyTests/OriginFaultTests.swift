@@ -93,7 +93,9 @@ struct OriginFaultTests {
             }
             let elapsed = clock.now - start
             gate.open()
-            #expect(elapsed < .seconds(10), "cut after \(elapsed)")
+            // Anything short of the client's own 20 s read timeout is the proxy's cut (1 s alone;
+            // 10.1 s once in a full run, the event loops busy with 380 other tests).
+            #expect(elapsed < .seconds(19), "cut after \(elapsed)")
             #expect(received == 100_000, "the bytes before the stall were sent")
             if let error = error as? HTTPClientError {
                 #expect(error != .readTimeout && error != .deadlineExceeded, "the client's own deadline ended it: \(error)")
