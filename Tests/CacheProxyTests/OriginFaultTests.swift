@@ -78,14 +78,16 @@ struct OriginFaultTests {
 
     @Test("An origin that stalls mid-body is cut by the read timeout and the response is broken")
     func stalledBody() async throws {
-        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(1) }) { harness in
+        // 4 s, not 1: the origin runs in this test process, and beside 400 other tests it was
+        // once silent for over a second before its head (a 502 instead of a cut body).
+        try await ProxyHarness.run(configure: { $0.timeouts.originRead = .seconds(4) }) { harness in
             let gate = TestGate()
             let faults = TestOrigin.Faults(chunkSize: 100_000, pauseAfter: 100_000, gate: gate)
             harness.origin.set("/seg.ts", .init(Self.body, faults: faults))
             let clock = ContinuousClock()
             let start = clock.now
             var received = 0
-            // The client would wait 20 s between reads: only the proxy's 1 s cut can end this.
+            // The client would wait 20 s between reads: only the proxy's 4 s cut can end this.
             let error = await #expect(throws: (any Error).self) {
                 let response = try await harness.client.execute(HTTPClientRequest(url: harness.proxyURL("/seg.ts")), timeout: .seconds(30))
                 #expect(response.status == .ok)
@@ -93,8 +95,8 @@ struct OriginFaultTests {
             }
             let elapsed = clock.now - start
             gate.open()
-            // Anything short of the client's own 20 s read timeout is the proxy's cut (1 s alone;
-            // 10.1 s once in a full run, the event loops busy with 380 other tests).
+            // Anything short of the client's own 20 s read timeout is the proxy's cut (4 s alone;
+            // a 1 s cut took 10.1 s once in a full run, the event loops busy with 380 other tests).
             #expect(elapsed < .seconds(19), "cut after \(elapsed)")
             #expect(received == 100_000, "the bytes before the stall were sent")
             if let error = error as? HTTPClientError {

@@ -207,8 +207,11 @@ struct RawHitTests {
             let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(10))
             #expect(closed)
             #expect(bytes.isEmpty)
+            // Measured from when this task saw the last answer, which on a loaded machine is
+            // later than when the proxy sent it (and started the timeout): half the timeout tells
+            // a timeout run from the last hit from a close at once (0.9 failed in a group run).
             let idle = clock.now - lastAnswered
-            #expect(idle >= timeout * 0.9 && idle < timeout * 5, "closed after \(idle) idle")
+            #expect(idle >= timeout / 2 && idle < timeout * 5, "closed after \(idle) idle")
         }
     }
 }
