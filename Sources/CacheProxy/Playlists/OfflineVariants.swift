@@ -25,7 +25,8 @@ struct OfflineVariants {
 
     /// Restricts `policy` to what can start from the cache when `loaded` is a multivariant
     /// playlist served from the cache and its origin cannot be reached (on `/proxy?url=` and a
-    /// session's playlist alike); leaves it as it is otherwise. Logs, once per playlist until the origin answers again, what it dropped.
+    /// session's playlist alike); leaves it as it is otherwise. Logs, once per playlist until
+    /// the origin answers again, what it dropped.
     func restrict(_ policy: inout HLSProxyRewritePolicy, loaded: PlaylistLoader.Loaded, origin: OriginURL) async {
         guard loaded.source != .origin, let playlist = loaded.playlist, playlist.kind == .master,
               let base = HLSBaseURL(loaded.url) else { return }

@@ -41,7 +41,7 @@ final class FetchOwnership: Sendable {
     /// follows it: that client fetches the rest itself, at its own turn. A fetch a player's
     /// response started becomes preemptible once that player left and no player follows it.
     var isPreemptible: Bool {
-        ownPreemptible || (gone.load(ordering: .relaxed) && playerFollowers.load(ordering: .relaxed) == 0)
+        ownPreemptible || noPlayerWaits
     }
     private let ownPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
@@ -85,8 +85,8 @@ final class FetchOwnership: Sendable {
 
     var isOwnerGone: Bool { gone.load(ordering: .relaxed) }
 
-    /// Whether a player that raised the fetch still waits for its bytes.
-    var isFollowedByPlayer: Bool { playerFollowers.load(ordering: .relaxed) > 0 }
+    /// Whether no player waits for the fetch's bytes: its client left and no player follows it.
+    var noPlayerWaits: Bool { gone.load(ordering: .relaxed) && playerFollowers.load(ordering: .relaxed) == 0 }
 
     /// Whether a fetch of this ownership was cut for a player's start (its caller fetches the
     /// gap again at its next turn, without counting a failure).

@@ -12,8 +12,7 @@ final class FetchTasks: Sendable {
         /// Whether no client is receiving what the fetch brings: nobody asked for it, or its
         /// client left and no player follows it. A graceful shutdown does not wait for it.
         var isUnreceived: Bool {
-            guard let ownership else { return true }
-            return ownership.isOwnerGone && !ownership.isFollowedByPlayer
+            ownership?.noPlayerWaits ?? true
         }
     }
 
