@@ -68,7 +68,6 @@ let package = Package(
         .target(
             name: "CacheProxyParsing",
             dependencies: ["HLS", "DASH"],
-            path: "Sources/CacheProxy/Parsing",
             swiftSettings: strictSwift
         ),
         .target(
@@ -88,7 +87,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["Parsing"],
             swiftSettings: strictSwift
         ),
         .executableTarget(

@@ -8,8 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-git show "$1:Sources/CacheProxy/Parsing/RawRequestHead.swift" | sed 's/RawRequestHead/RawRequestHeadBase/g' >"$work/base.swift"
-cp Sources/CacheProxy/Parsing/RawRequestHead.swift "$work/current.swift"
+{ git show "$1:Sources/CacheProxyParsing/RawRequestHead.swift" 2>/dev/null \
+    || git show "$1:Sources/CacheProxy/Parsing/RawRequestHead.swift"; } | sed 's/RawRequestHead/RawRequestHeadBase/g' >"$work/base.swift"
+cp Sources/CacheProxyParsing/RawRequestHead.swift "$work/current.swift"
 cp Benchmarks/proxy/raw-head-main.swift "$work/main.swift"
 swiftc -O -lm -o "$work/raw-head" "$work/base.swift" "$work/current.swift" "$work/main.swift"
 "$work/raw-head" | tee "$work/output"
