@@ -41,6 +41,9 @@ public struct CacheProxyConfiguration: Sendable {
     public var limits: Limits
     /// Timeouts towards clients and origins.
     public var timeouts: Timeouts
+    /// The HTTP client the proxy fetches from origins with, one per lane. Default
+    /// ``OriginClientKind/asyncHTTPClient``.
+    public var originClient: OriginClientKind = .asyncHTTPClient
     /// When to stop asking an unreachable origin, and when to try again.
     public var breaker: CircuitBreakerConfiguration
     /// The largest piece of a body read from the cache and written to a client at once; a

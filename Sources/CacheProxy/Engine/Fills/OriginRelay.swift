@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import CacheProxyParsing
 import NIOCore
 import NIOHTTP1

@@ -1,8 +1,7 @@
-import AsyncHTTPClient
 package import CacheProxyParsing
 import HLS
-import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// Keeps the proxy from fetching what no page, playlist or origin may reach through it
@@ -15,8 +14,8 @@ import Synchronization
 ///
 /// Every hop is checked twice: before connecting, on all the addresses its host resolves to
 /// (so a refusal is a clear `403` even when nothing would answer there), and once connected, on
-/// the address the connection actually reached (``checkConnection(_:)``, the HTTP clients'
-/// connection initializer), so a name that resolves elsewhere the second time (DNS rebinding)
+/// the address the connection actually reached (``checkPeer(_:local:)``, which the origin
+/// client calls for each new connection), so a name that resolves elsewhere the second time (DNS rebinding)
 /// is caught as well. Redirects are followed here rather than by the client, so that every hop
 /// passes both checks and the allow-list.
 package final class OriginGuard: Sendable {
@@ -49,29 +48,32 @@ package final class OriginGuard: Sendable {
         listeningPort.withLock { $0 = port }
     }
 
-    /// Sends `request` to `origin`, following redirects (at most ``maximumRedirects``, no cycles)
-    /// and checking every hop before it is sent.
+    /// Sends a GET with `fields` to `origin` through `client`, following redirects (at most
+    /// ``maximumRedirects``, no cycles) and checking every hop before it is sent.
     ///
     /// - Parameter headers: the extra fields for each hop, by its URL (credentials may stay
     ///   behind on a redirect to another host: ``OriginHeaderRules``); they replace fields of
-    ///   `request` with the same name.
+    ///   `fields` with the same name.
+    /// - Returns: the last hop's answer and its URL.
     /// - Throws: ``UpstreamError/Code/refused`` for a forbidden hop; the client's errors.
     func execute(
-        _ request: HTTPClientRequest, to origin: OriginURL, client: HTTPClient, deadline: NIODeadline, logger: Logger,
+        _ fields: HTTPHeaders, to origin: OriginURL, client: any OriginClient, deadline: NIODeadline,
         headers: (OriginURL) -> OriginHeaderFields = { _ in OriginHeaderFields() }
-    ) async throws -> HTTPClientResponse {
-        var request = request
-        let ownHeaders = request.headers
+    ) async throws -> (response: OriginResponse, url: String) {
         var url = origin
         var seen: Set<String> = [origin.string]
         for hop in 0...Self.maximumRedirects {
             try await check(url)
-            request.url = url.string
-            request.headers = ownHeaders
+            var request = OriginRequest(url: url.string, headers: fields, deadline: deadline)
             for field in headers(url).fields { request.headers.replaceOrAdd(name: field.name, value: field.value) }
-            let response = try await client.execute(request, deadline: deadline, logger: logger)
-            guard [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "location") else {
-                return response
+            let response: OriginResponse
+            do {
+                response = try await client.send(request)
+            } catch let refused as OriginClientError where refused.kind == .peerRefused {
+                throw refused.underlying as? UpstreamError ?? UpstreamError(.refused, "the connection to \(url.authority) was refused")
+            }
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers.first(name: "location") else {
+                return (response, url.string)
             }
             try await Self.discard(response.body)
             guard hop < Self.maximumRedirects else { break }
@@ -110,19 +112,15 @@ package final class OriginGuard: Sendable {
         }
     }
 
-    /// The HTTP clients' connection initializer: refuses, and closes, a connection whose peer
-    /// is an address the proxy must not reach.
-    @Sendable func checkConnection(_ channel: any Channel) -> EventLoopFuture<Void> {
-        guard let remote = channel.remoteAddress, let address = IPAddress(remote) else {
-            return channel.eventLoop.makeSucceededVoidFuture()
-        }
+    /// The check of a connection once it is made (``OriginClientSettings/checkPeer``): why its
+    /// peer is an address the proxy must not reach, or nil.
+    @Sendable func checkPeer(_ remote: SocketAddress, local: SocketAddress?) -> (any Error)? {
+        guard let address = IPAddress(remote) else { return nil }
         let isVouched = vouched.withLock { $0[address].map { $0 > .now } ?? false }
-        let local = channel.localAddress.flatMap(IPAddress.init)
-        guard let reason = refusal(of: address, port: remote.port ?? 0, local: local, vouched: isVouched) else {
-            return channel.eventLoop.makeSucceededVoidFuture()
+        guard let reason = refusal(of: address, port: remote.port ?? 0, local: local.flatMap(IPAddress.init), vouched: isVouched) else {
+            return nil
         }
-        channel.close(promise: nil)
-        return channel.eventLoop.makeFailedFuture(UpstreamError(.refused, "the connection reached \(address), \(reason)"))
+        return UpstreamError(.refused, "the connection reached \(address), \(reason)")
     }
 
     /// Why the proxy may not connect to `address` on `port`; nil when it may
@@ -151,7 +149,7 @@ package final class OriginGuard: Sendable {
     }
 
     /// Reads and drops a redirect's body, up to 64 KiB: a longer one ends its connection.
-    private static func discard(_ body: HTTPClientResponse.Body) async throws {
+    private static func discard(_ body: OriginBody) async throws {
         var left = 64 * 1024
         for try await chunk in body {
             left -= chunk.readableBytes

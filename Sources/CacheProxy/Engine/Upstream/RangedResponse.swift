@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import CacheProxyParsing
 
 /// An origin's answer to a GET with `Range`, checked against what was asked: a 206 for the
@@ -9,7 +8,7 @@ struct RangedResponse {
     var bodyStart: UInt64
     /// One past the last byte the body promises, when the origin said.
     var promisedEnd: UInt64?
-    var body: HTTPClientResponse.Body
+    var body: OriginBody
 
     /// What an origin answered to a ranged GET.
     enum Answer {
@@ -26,8 +25,8 @@ struct RangedResponse {
     /// Checks `response` against the range asked for (the verdict is ``RangedAnswer``'s, in
     /// CacheProxyParsing); statuses other than 200, 206 and 416 become
     /// ``UpstreamError/Code/status(_:)``.
-    static func check(_ response: HTTPClientResponse, origin: OriginURL, start: UInt64, rangeHeader: String) throws(UpstreamError) -> Answer {
-        let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+    static func check(_ response: OriginResponse, origin: OriginURL, start: UInt64, rangeHeader: String) throws(UpstreamError) -> Answer {
+        let head = try OriginResponseHead(status: response.status, headers: response.headers)
         switch RangedAnswer(status: head.status, contentRange: head.contentRange, contentLength: head.contentLength, start: start) {
         case .bytes(let bodyStart, let promisedEnd):
             return .bytes(RangedResponse(head: head, bodyStart: bodyStart, promisedEnd: promisedEnd, body: response.body))

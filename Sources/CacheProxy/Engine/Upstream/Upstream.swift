@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import CacheProxyParsing
 import CacheStore
 import Logging
@@ -7,8 +6,8 @@ import NIOHTTP1
 import SparseFile
 import Synchronization
 
-/// Everything the proxy asks of origins goes through here: two lanes with an HTTP client each
-/// (so their connection pools do not queue behind each other either), the circuit breakers,
+/// Everything the proxy asks of origins goes through here: two lanes with an ``OriginClient``
+/// each (so their connection pools do not queue behind each other either), the circuit breakers,
 /// and the code that streams an origin body into a fill.
 final class Upstream: Sendable {
     let express: UpstreamLane
@@ -23,8 +22,8 @@ final class Upstream: Sendable {
     /// Which answers are passed through rather than stored (`no-store`, `Vary: *`, `private`
     /// beyond loopback).
     let storageRule: StorageRule
-    private let expressClient: HTTPClient
-    private let segmentClient: HTTPClient
+    private let expressClient: any OriginClient
+    private let segmentClient: any OriginClient
     private let store: CacheStore
     private let configuration: CacheProxyConfiguration
     private let counters: ProxyCounters
@@ -47,37 +46,27 @@ final class Upstream: Sendable {
         originGuard = OriginGuard(configuration: configuration)
         originHeaderRules = Mutex(OriginHeaderRules(configuration.originHeaders))
         storageRule = StorageRule(configuration: configuration)
-        expressClient = Self.makeClient(group: group, connections: configuration.expressConcurrency, configuration: configuration,
+        expressClient = Self.makeClient(connections: configuration.expressConcurrency, configuration: configuration, group: group,
                                         originGuard: originGuard)
-        segmentClient = Self.makeClient(group: group, connections: configuration.segmentConcurrency, configuration: configuration,
+        segmentClient = Self.makeClient(connections: configuration.segmentConcurrency, configuration: configuration, group: group,
                                         originGuard: originGuard)
     }
 
     private static func makeClient(
-        group: any EventLoopGroup, connections: Int, configuration: CacheProxyConfiguration, originGuard: OriginGuard
-    ) -> HTTPClient {
-        // Redirects are followed by the guard, which checks each hop.
-        var settings = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .init(configuration.timeouts.originConnect), read: .init(configuration.timeouts.originRead)))
-        // Where each connection actually leads is checked once it is made, whatever DNS said before.
-        settings.http1_1ConnectionDebugInitializer = originGuard.checkConnection
-        settings.http2ConnectionDebugInitializer = originGuard.checkConnection
-        settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connections))
-        // An unreachable origin must fail at once so the breaker and offline serving take over;
-        // retrying connections would hold every request for the whole connect timeout.
-        settings.connectionPool.retryConnectionEstablishment = false
-        settings.decompression = .disabled
-        return HTTPClient(eventLoopGroupProvider: .shared(group), configuration: settings)
+        connections: Int, configuration: CacheProxyConfiguration, group: any EventLoopGroup, originGuard: OriginGuard
+    ) -> any OriginClient {
+        configuration.originClient.makeClient(OriginClientSettings(
+            connectTimeout: configuration.timeouts.originConnect, readTimeout: configuration.timeouts.originRead,
+            connectionsPerHost: connections, eventLoopGroup: group, checkPeer: originGuard.checkPeer))
     }
 
     func shutdown() async {
-        try? await expressClient.shutdown()
-        try? await segmentClient.shutdown()
+        await expressClient.shutdown()
+        await segmentClient.shutdown()
     }
 
     func lane(_ kind: UpstreamLane.Kind) -> UpstreamLane { kind == .express ? express : segments }
-    private func client(_ kind: UpstreamLane.Kind) -> HTTPClient { kind == .express ? expressClient : segmentClient }
+    private func client(_ kind: UpstreamLane.Kind) -> any OriginClient { kind == .express ? expressClient : segmentClient }
 
     /// Replaces the app's header fields per origin host for every request from now on.
     func setOriginHeaders(_ patterns: [String: OriginHeaderFields]) {
@@ -96,24 +85,24 @@ final class Upstream: Sendable {
     private func send(
         _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind, validators: EntryMetadata? = nil,
         headers: OriginHeaderFields
-    ) async throws -> HTTPClientResponse {
+    ) async throws -> (response: OriginResponse, url: String) {
         guard breakers.admit(origin.authority) else {
             // What made the breaker open is what the user needs to know, not that it is open.
             throw UpstreamError(.unreachable, breakers.lastFailure(origin.authority) ?? "\(origin.authority) does not answer")
         }
-        var request = HTTPClientRequest(url: origin.string)
-        request.headers.add(name: "User-Agent", value: "SparseCache")
-        request.headers.add(name: "Accept-Encoding", value: "identity")
-        if let range { request.headers.add(name: "Range", value: range) }
-        if let entityTag = validators?.entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
-        if let lastModified = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        var fields = HTTPHeaders()
+        fields.add(name: "User-Agent", value: "SparseCache")
+        fields.add(name: "Accept-Encoding", value: "identity")
+        if let range { fields.add(name: "Range", value: range) }
+        if let entityTag = validators?.entityTag { fields.add(name: "If-None-Match", value: entityTag) }
+        if let lastModified = validators?.lastModified { fields.add(name: "If-Modified-Since", value: lastModified) }
         counters.upstreamRequestStarted()
         metrics?.recordUpstreamRequest(lane: lane)
         let sent = ContinuousClock.now
         do {
             let rules = originHeaderRules.withLock { $0 }
             let response = try await originGuard.execute(
-                request, to: origin, client: client(lane), deadline: .now() + .init(configuration.timeouts.originResponseHead), logger: logger,
+                fields, to: origin, client: client(lane), deadline: .now() + .init(configuration.timeouts.originResponseHead),
                 headers: { hop in rules.fields(for: hop, first: origin, requested: headers) })
             metrics?.recordUpstreamResponse(lane: lane, after: .now - sent)
             if breakers.recordSuccess(origin.authority) {
@@ -189,7 +178,7 @@ final class Upstream: Sendable {
         _ origin: OriginURL, from start: UInt64, to end: UInt64, lane: UpstreamLane.Kind, headers: OriginHeaderFields
     ) async throws -> RangedResponse.Answer {
         let rangeHeader = RangedResponse.header(from: start, to: end)
-        let response = try await send(origin, range: rangeHeader, lane: lane, headers: headers)
+        let response = try await send(origin, range: rangeHeader, lane: lane, headers: headers).response
         let answer = try RangedResponse.check(response, origin: origin, start: start, rangeHeader: rangeHeader)
         if case .bytes(let ranged) = answer, ranged.head.status == 200, start > 0 { counters.recordIgnoredRange() }
         return answer
@@ -315,10 +304,10 @@ final class Upstream: Sendable {
     private func receiveWhole(
         _ origin: OriginURL, limit: Int, lane kind: UpstreamLane.Kind, validators: EntryMetadata?, headers: OriginHeaderFields
     ) async throws -> (OriginResponseHead, [UInt8], String) {
-        let response = try await send(origin, range: nil, lane: kind, validators: validators, headers: headers)
-        let head = try OriginResponseHead(status: Int(response.status.code), headers: response.headers)
+        let (response, url) = try await send(origin, range: nil, lane: kind, validators: validators, headers: headers)
+        let head = try OriginResponseHead(status: response.status, headers: response.headers)
         if head.status == 304, validators != nil {
-            return (head, [], response.url?.absoluteString ?? origin.string)
+            return (head, [], url)
         }
         guard head.status == 200 else {
             throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)")
@@ -337,7 +326,7 @@ final class Upstream: Sendable {
             throw UpstreamError(.truncated, "\(origin): the playlist ended at \(body.count) of \(length) bytes")
         }
         counters.recordFetched(UInt64(body.count))
-        return (head, body, response.url?.absoluteString ?? origin.string)
+        return (head, body, url)
     }
 
     /// Sends `origin` a GET with the client's `Range` (when any) and hands the checked head and
@@ -345,11 +334,11 @@ final class Upstream: Sendable {
     /// take a new entry at all (a full disk).
     func relay(
         _ origin: OriginURL, range: String?, lane: UpstreamLane.Kind, headers: OriginHeaderFields,
-        respond: (OriginResponseHead, HTTPClientResponse.Body) async throws -> Void
+        respond: (OriginResponseHead, OriginBody) async throws -> Void
     ) async throws {
         try await self.lane(lane).run {
-            let response = try await send(origin, range: range, lane: lane, headers: headers)
-            try await respond(try OriginResponseHead(status: Int(response.status.code), headers: response.headers), response.body)
+            let response = try await send(origin, range: range, lane: lane, headers: headers).response
+            try await respond(try OriginResponseHead(status: response.status, headers: response.headers), response.body)
         }
     }
 
