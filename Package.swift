@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "CacheStore", targets: ["CacheStore"]),
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "DASH", targets: ["DASH"]),
-        .library(name: "CacheProxy", targets: ["CacheProxy"]),
+        .library(name: "CacheProxy", targets: ["CacheProxy", "CacheProxyURLSession"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
     dependencies: [
@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already resolved through async-http-client; named for the origin client tests' TLS origin.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -86,6 +88,18 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The origin client on Foundation's URLSession. A module of its own: on Linux, a static
+        // build of anything that links FoundationNetworking needs libcurl's development package,
+        // and the CLI does not link it.
+        .target(
+            name: "CacheProxyURLSession",
+            dependencies: [
+                "CacheProxy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),
@@ -149,6 +163,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "OriginClientTests",
+            dependencies: [
+                "CacheProxy",
+                "CacheProxyURLSession",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSwift
         ),

@@ -1,0 +1,10 @@
+public import CacheProxy
+
+extension OriginClientKind {
+    /// Foundation's `URLSession` (``URLSessionOriginClient``): the system's HTTP and TLS on
+    /// Apple platforms, so an app links no HTTP library of its own. It cannot check the address
+    /// each connection reached (see ``URLSessionOriginClient``).
+    public static var urlSession: OriginClientKind {
+        OriginClientKind(name: "urlSession") { URLSessionOriginClient($0) }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `URLSession` that runs one ``Transfer`` at a time, with the delegate that hands that
+/// transfer its task's events.
+final class PooledSession: Sendable {
+    let session: URLSession
+    let delegate: SessionDelegate
+
+    init(configuration: URLSessionConfiguration) {
+        delegate = SessionDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
+    }
+
+    /// Starts `transfer`'s task on this session; `done` runs once the task has completed.
+    func start(_ transfer: Transfer, task: URLSessionDataTask, done: @escaping @Sendable () -> Void) {
+        delegate.begin(transfer, done: done)
+        task.resume()
+    }
+
+    /// Cancels the request in flight, if any, and ends the session (a session keeps its
+    /// delegate until it is invalidated).
+    func close() {
+        // Its task's data callback may be waiting for the reader; it must stop waiting before
+        // the task can be cancelled (cancelling waits for the session's work queue on Linux).
+        delegate.cancelCurrent()
+        session.invalidateAndCancel()
+    }
+
+    /// The queue the delegate is called on: a serial one; on Linux, the session's own work
+    /// queue (``InlineOperationQueue``), so that a held-back transfer stops libcurl from reading.
+    private static func delegateQueue() -> OperationQueue {
+        #if canImport(FoundationNetworking)
+        let queue = InlineOperationQueue()
+        #else
+        let queue = OperationQueue()
+        #endif
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }
+}

@@ -1,0 +1,66 @@
+@testable import CacheProxy
+import NIOCore
+import TestSupport
+import Testing
+
+/// A request ends when its task is cancelled or its response is dropped, and its connection
+/// with it: the origin sees the client go.
+@Suite("Origin client contract: cancellation")
+struct CancellationContractTests {
+    @Test("cancelling the reader mid-body ends the stream promptly and closes the connection", arguments: originClientKinds)
+    func cancelMidBody(kind: OriginClientKind) async throws {
+        try await withOrigin { origin in
+            origin.set("/drip", .drip(count: 4 << 20, chunk: 16 * 1024, interval: .milliseconds(20)))
+            try await ClientUnderTest.with(kind) { client in
+                let firstChunk = TestGate()
+                let reader = Task {
+                    let response = try await client.get(origin.url("/drip"))
+                    var received = 0
+                    for try await chunk in response.body {
+                        received += chunk.readableBytes
+                        firstChunk.open()
+                    }
+                    return received
+                }
+                await firstChunk.wait()
+                let cancelled = ContinuousClock.now
+                reader.cancel()
+                let outcome = await reader.result
+                #expect(ContinuousClock.now - cancelled < .seconds(10))
+                #expect(throws: CancellationError.self) { try outcome.get() }
+                try await waitUntil("the origin saw the connection closed") { origin.endings("/drip") == [.abandoned] }
+            }
+        }
+    }
+
+    @Test("cancelling while the head is awaited ends the request and closes the connection", arguments: originClientKinds)
+    func cancelDuringHead(kind: OriginClientKind) async throws {
+        try await withOrigin { origin in
+            origin.set("/slow", .slowHead(.seconds(60)))
+            try await ClientUnderTest.with(kind) { client in
+                let request = Task { try await client.get(origin.url("/slow"), deadline: .seconds(120)) }
+                try await waitUntil("the origin has the request") { origin.requests("/slow") == 1 }
+                let cancelled = ContinuousClock.now
+                request.cancel()
+                let outcome = await request.result
+                #expect(ContinuousClock.now - cancelled < .seconds(10))
+                #expect(throws: CancellationError.self) { try outcome.get() }
+                try await waitUntil("the origin saw the connection closed") { origin.endings("/slow") == [.abandoned] }
+            }
+        }
+    }
+
+    @Test("dropping a response unread ends its request", arguments: originClientKinds)
+    func droppedResponse(kind: OriginClientKind) async throws {
+        try await withOrigin { origin in
+            origin.set("/drip", .drip(count: 4 << 20, chunk: 16 * 1024, interval: .milliseconds(20)))
+            try await ClientUnderTest.with(kind) { client in
+                do {
+                    let response = try await client.get(origin.url("/drip"))
+                    #expect(response.status == 200)
+                }
+                try await waitUntil("the origin saw the connection closed") { origin.endings("/drip") == [.abandoned] }
+            }
+        }
+    }
+}
