@@ -87,8 +87,11 @@ public struct CacheProxyConfiguration: Sendable {
     /// Who may use the proxy: the names requests may reach it by, the web origins allowed
     /// across sites, the control token. The defaults keep every web page out.
     public var security = Security()
-    /// Whether the proxy keeps Prometheus metrics and serves them at `GET /metrics`. Default true.
+    /// Whether the proxy keeps metrics and serves them at `GET /metrics`. Default true.
     public var recordsMetrics: Bool
+    /// The format `GET /metrics` writes, with the exporter that keeps the series; nil keeps
+    /// no metrics. Default ``MetricsFormat/prometheus``.
+    public var metricsFormat: MetricsFormat? = .prometheus
     /// Whether every request is logged at `info`, one `key=value` line (method, origin URL,
     /// status, bytes, cache outcome, time to first byte, total time), written off the event
     /// loop. Default true.

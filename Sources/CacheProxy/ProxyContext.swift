@@ -29,7 +29,8 @@ final class ProxyContext: Sendable {
     let allowList: HostAllowList?
     let logger: Logger
     let publicAddress: PublicAddress
-    /// nil when ``CacheProxyConfiguration/recordsMetrics`` is off.
+    /// nil when ``CacheProxyConfiguration/recordsMetrics`` is off or there is no
+    /// ``CacheProxyConfiguration/metricsFormat``.
     let metrics: ProxyMetrics?
     /// nil when ``CacheProxyConfiguration/writesAccessLog`` is off or the logger drops `info`.
     let accessLog: AccessLog?
@@ -45,7 +46,8 @@ final class ProxyContext: Sendable {
         counters = ProxyCounters()
         mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
         publicAddress = PublicAddress(configuration)
-        metrics = configuration.recordsMetrics ? ProxyMetrics(evictionsSoFar: store.statistics.evictions) : nil
+        metrics = configuration.recordsMetrics
+            ? configuration.metricsFormat.map { ProxyMetrics(format: $0, evictionsSoFar: store.statistics.evictions) } : nil
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info
             ? AccessLog(logger: logger) : nil
         coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)

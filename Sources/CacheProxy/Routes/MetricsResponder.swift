@@ -1,7 +1,7 @@
 import NIOHTTP1
 
-/// Answers `GET /metrics` with the proxy's metrics in the Prometheus text format (version
-/// 0.0.4), the values the store, lanes and breakers keep read at that moment.
+/// Answers `GET /metrics` with the proxy's metrics in its exporter's format (the Prometheus
+/// text format by default), the values the store, lanes and breakers keep read at that moment.
 struct MetricsResponder {
     let context: ProxyContext
 
@@ -16,7 +16,7 @@ struct MetricsResponder {
             waiting: [.express: context.upstream.express.snapshot.waiting, .segment: context.upstream.segments.snapshot.waiting],
             breakersOpen: context.upstream.breakers.openCount, openConnections: context.counters.snapshot.openConnections))
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        headers.add(name: "Content-Type", value: metrics.contentType)
         headers.add(name: "Content-Length", value: String(exposition.count))
         headers.add(name: "Cache-Control", value: "no-store")
         try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: exposition))

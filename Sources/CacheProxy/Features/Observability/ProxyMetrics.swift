@@ -1,16 +1,17 @@
 import CoreMetrics
-import Prometheus
 import Synchronization
 
-/// The proxy's metrics, recorded through swift-metrics into a Prometheus registry of the proxy's
-/// own (swift-prometheus writes the text format `GET /metrics` serves).
+/// The proxy's metrics, recorded through swift-metrics into the handlers of its
+/// ``MetricsExporter`` (which writes the text `GET /metrics` serves).
 ///
 /// Every time series is made when the proxy starts, so that recording is an atomic add on a
 /// handler found by index: no lock and no allocation, which the cache-hit path on the event
 /// loop depends on. Values the store and the lanes keep anyway (sizes, entries, evictions,
 /// waiting fetches, open breakers) are read when the metrics are scraped, not recorded.
 final class ProxyMetrics: Sendable {
-    let registry = PrometheusCollectorRegistry()
+    private let exporter: any MetricsExporter
+    /// The `Content-Type` of the exposition.
+    let contentType: String
 
     /// By route, then by status class (1xx to 5xx).
     private let requests: [[CoreMetrics.Counter]]
@@ -40,21 +41,18 @@ final class ProxyMetrics: Sendable {
         .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(15),
     ]
 
-    init(evictionsSoFar: UInt64) {
-        let registry = registry
-        let factory = PrometheusMetricsFactory(registry: registry)
-        // Names are written whole (`sparsecache_cache_hits_total`): the namespace and the unit
-        // are parts of the name a dashboard searches for.
-        func name(_ name: String, help: String) -> MetricNameDescriptor {
-            MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
-        }
+    init(format: MetricsFormat, evictionsSoFar: UInt64) {
+        let exporter = format.makeExporter()
+        self.exporter = exporter
+        contentType = format.contentType
+        let factory = exporter.factory
         func counter(_ metric: String, _ labels: [(String, String)] = [], help: String) -> CoreMetrics.Counter {
             CoreMetrics.Counter(label: metric, dimensions: labels,
-                                handler: registry.makeCounter(descriptor: name(metric, help: help), labels: labels), factory: factory)
+                                handler: exporter.makeCounter(name: metric, labels: labels, help: help), factory: factory)
         }
         func gauge(_ metric: String, _ labels: [(String, String)] = [], help: String) -> CoreMetrics.Meter {
             CoreMetrics.Meter(label: metric, dimensions: labels,
-                              handler: registry.makeGauge(descriptor: name(metric, help: help), labels: labels), factory: factory)
+                              handler: exporter.makeGauge(name: metric, labels: labels, help: help), factory: factory)
         }
         func byLane<Metric>(_ make: ([(String, String)]) -> Metric) -> [UpstreamLane.Kind: Metric] {
             [.express: make([("lane", UpstreamLane.Kind.express.rawValue)]), .segment: make([("lane", UpstreamLane.Kind.segment.rawValue)])]
@@ -73,9 +71,9 @@ final class ProxyMetrics: Sendable {
         bytesFromOrigin = counter("sparsecache_bytes_served_total", [("source", "origin")], help: bytesHelp)
         upstreamRequests = byLane { counter("sparsecache_upstream_requests_total", $0, help: "Requests sent to origins, by lane.") }
         upstreamSeconds = byLane { labels in
-            CoreMetrics.Timer(label: "sparsecache_upstream_seconds", dimensions: labels, handler: registry.makeDurationHistogram(
-                descriptor: name("sparsecache_upstream_seconds", help: "Time from sending a request to an origin to its response head, by lane."),
-                labels: labels, buckets: Self.upstreamBuckets), factory: factory)
+            CoreMetrics.Timer(label: "sparsecache_upstream_seconds", dimensions: labels, handler: exporter.makeDurationHistogram(
+                name: "sparsecache_upstream_seconds", labels: labels,
+                help: "Time from sending a request to an origin to its response head, by lane.", buckets: Self.upstreamBuckets), factory: factory)
         }
         prefetchBytes = counter("sparsecache_prefetch_bytes_total", help: "Bytes fetched from origins by prefetching.")
         coldReadBytes = counter("sparsecache_cold_read_bytes_total",
@@ -157,7 +155,7 @@ final class ProxyMetrics: Sendable {
         }
         if newEvictions > 0 { evictions.increment(by: Int64(clamping: newEvictions)) }
         var buffer: [UInt8] = []
-        registry.emit(into: &buffer)
+        exporter.emit(into: &buffer)
         return buffer
     }
 
