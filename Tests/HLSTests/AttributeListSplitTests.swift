@@ -20,7 +20,7 @@ import Testing
 
     @Test func chunkMasksAreWhatAByteLoopFinds() {
         var random = Random(state: 12)
-        let common = Array("A=\",=\" ,x\"".utf8)
+        let common = Array("A=\",=\" ,x\"\t\u{1}".utf8)
         for _ in 0..<500 {
             let bytes = ByteScanningTests.bytes(Int.random(in: 1..<200, using: &random), from: common, random: &random)
             let start = Int.random(in: 0..<bytes.count, using: &random)
@@ -34,15 +34,17 @@ import Testing
                 while chunkStart < end {
                     let chunk = AttributeListChunk(base, at: chunkStart, end: end, readableEnd: readableEnd)
                     let insideQuotes = chunk.insideQuotes(carry: &carry)
-                    var quotes: UInt64 = 0, separators: UInt64 = 0, expectedInside: UInt64 = 0
+                    var quotes: UInt64 = 0, separators: UInt64 = 0, spaces: UInt64 = 0, expectedInside: UInt64 = 0
                     for index in chunkStart..<min(end, chunkStart + 64) {
                         let bit: UInt64 = 1 << UInt64(index - chunkStart)
                         if bytes[index] == ASCII.quote { quotes |= bit; inside.toggle() }
                         if bytes[index] == ASCII.comma || bytes[index] == ASCII.equals { separators |= bit }
+                        if bytes[index] <= ASCII.space { spaces |= bit }
                         if inside { expectedInside |= bit }
                     }
                     #expect(chunk.quotes == quotes)
                     #expect(chunk.separators == separators)
+                    #expect(chunk.spaces == spaces)
                     let kept: UInt64 = end - chunkStart >= 64 ? .max : (1 << UInt64(end - chunkStart)) - 1
                     #expect(insideQuotes & kept == expectedInside)
                     chunkStart += 64

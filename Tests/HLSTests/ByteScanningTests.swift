@@ -165,6 +165,24 @@ import Testing
         }
     }
 
+    /// Names are compared as 32 zero-padded bytes and their length: a name that ends in zero
+    /// bytes is not the shorter name, and a name is found wherever it sits before the end.
+    @Test func aNameIsItsBytesAndItsLength() {
+        for name in AttributeName.allCases {
+            let bytes = Array(name.text.utf8)
+            Self.withBytes(bytes + [0, 0] + Array(repeating: 0x41, count: 40)) { base in
+                #expect(AttributeName.named(base, ByteSpan(0, bytes.count + 1), in: AttributeName.table, readableEnd: bytes.count + 42) == nil)
+                #expect(AttributeName.named(base, ByteSpan(0, bytes.count), in: AttributeName.table, readableEnd: bytes.count + 42) == name)
+            }
+            for padding in 0..<34 {
+                Self.withBytes(Array(repeating: 0x2C, count: padding) + bytes) { base in
+                    let span = ByteSpan(padding, padding + bytes.count)
+                    #expect(AttributeName.named(base, span, in: AttributeName.table, readableEnd: padding + bytes.count) == name)
+                }
+            }
+        }
+    }
+
     private func describe(_ syntax: NumberSyntax.ByteRangeSyntax) -> String {
         switch syntax {
         case .valid(let length, let offset): "\(length)@\(offset.map(String.init) ?? "-")"

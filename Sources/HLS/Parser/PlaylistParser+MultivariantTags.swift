@@ -134,6 +134,11 @@ extension PlaylistParser {
 
     private mutating func parseVariantAttributes(_ value: ByteSpan, tag: TagName) throws(HLSParseError) -> VariantRecord {
         try checkCount(storage.variants.count, against: limits.maximumEntriesPerList, "variants")
+        if storage.variants.capacity == 0 {
+            // A variant and its share of the renditions take 150 to 700 bytes: room for the
+            // shorter ones from the start saves copying the list as it doubles.
+            storage.variants.reserveCapacity(count / 256 + 8)
+        }
         let list = try attributeList(value, tag: tag)
         if let summary = list.summary, let variant = quickVariant(summary) {
             if !groupsAreDeclared(summary) { unverifiedVariants.append(variant.tag.attributes.start) }

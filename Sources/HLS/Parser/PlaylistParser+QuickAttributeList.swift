@@ -5,7 +5,8 @@
 /// The list is read 64 bytes at a time as bit masks of quotes and separators
 /// (``AttributeListChunk``); separators inside quoted strings are masked off, and the entries
 /// are the runs between the rest. Anything the masks cannot vouch for (a quote anywhere but
-/// around a whole value, an entry without `=`, an empty value or name, white space, a trailing
+/// around a whole value, an entry without `=`, an empty value or name, white space outside
+/// quoted strings, a trailing
 /// comma, a name that is repeated or not `[A-Z0-9-]`, a name of the rare tags whose raw value is
 /// 64 or more, too many attributes) gives the list back
 /// to ``AttributeListScanner``, which recovers and reports as it always has: this path records
@@ -22,8 +23,9 @@ extension PlaylistParser {
         var names: UInt64 = 0
         var quotedNames: UInt64 = 0
         var repeated: UInt64 = 0
-        var quoteCount = 0
-        var wholeQuotedValues = 0
+        // The quotes seen less two for each whole quoted value: 0 at the end when every quote
+        // opens or closes one. (One counter, not two: the loop is short of registers.)
+        var unexplainedQuotes = 0
         var nameStart = start
         // The entry's `=`, or -1 while the name is being read.
         var equals = -1
@@ -31,8 +33,13 @@ extension PlaylistParser {
         var carry: UInt64 = 0
         while chunkStart < end {
             let chunk = AttributeListChunk(base, at: chunkStart, end: end, readableEnd: count)
-            quoteCount &+= chunk.quotes.nonzeroBitCount
-            var separators = chunk.separators & ~chunk.insideQuotes(carry: &carry)
+            unexplainedQuotes &+= chunk.quotes.nonzeroBitCount
+            let inside = chunk.insideQuotes(carry: &carry)
+            // White space (or a control byte) outside quoted strings: around a name or an
+            // unquoted value it is the scanner's to report, and inside one rare enough to leave
+            // to it too.
+            if chunk.spaces & ~inside != 0 { flaws = true; break }
+            var separators = chunk.separators & ~inside
             while separators != 0 {
                 let position = chunkStart &+ separators.trailingZeroBitCount
                 separators &= separators &- 1
@@ -41,11 +48,12 @@ extension PlaylistParser {
                     if equals < 0 { equals = position }
                     continue
                 }
-                guard equals >= 0,
-                      let entry = quickEntry(name: nameStart, equals: equals, end: position, poolStart: poolStart)
-                else { flaws = true; break }
+                guard equals >= 0, let entry = quickEntry(name: nameStart, equals: equals, end: position) else {
+                    flaws = true
+                    break
+                }
                 record(entry, names: &names, quotedNames: &quotedNames, repeated: &repeated)
-                wholeQuotedValues &+= entry.isQuoted ? 1 : 0
+                unexplainedQuotes &-= entry.isQuoted ? 2 : 0
                 nameStart = position &+ 1
                 equals = -1
             }
@@ -54,9 +62,9 @@ extension PlaylistParser {
         }
         if !flaws {
             if equals >= 0 {
-                if let entry = quickEntry(name: nameStart, equals: equals, end: end, poolStart: poolStart) {
+                if let entry = quickEntry(name: nameStart, equals: equals, end: end) {
                     record(entry, names: &names, quotedNames: &quotedNames, repeated: &repeated)
-                    wholeQuotedValues &+= entry.isQuoted ? 1 : 0
+                    unexplainedQuotes &-= entry.isQuoted ? 2 : 0
                 } else {
                     flaws = true
                 }
@@ -67,8 +75,9 @@ extension PlaylistParser {
             }
         }
         // Every quote must open or close a whole quoted value: then the quoted regions the
-        // masks assumed are the scanner's.
-        if flaws || repeated != 0 || quoteCount != 2 &* wholeQuotedValues {
+        // masks assumed are the scanner's. Past the attribute limit the scanner reports.
+        if flaws || repeated != 0 || unexplainedQuotes != 0
+            || attributes.count &- poolStart > limits.maximumAttributesPerTag {
             attributes.truncate(to: poolStart)
             return nil
         }
@@ -79,20 +88,16 @@ extension PlaylistParser {
     }
 
     /// The entry `name..<end` with its `=` at `equals`, when the scanner's short path would read
-    /// it the same way; nil for anything it would not, and past the attribute limit.
+    /// it the same way; nil for anything it would not. (White space at either end of the name
+    /// or the value, and the attribute limit, are the caller's to check.)
     @inline(__always)
-    private func quickEntry(name nameStart: Int, equals: Int, end valueEnd: Int, poolStart: Int) -> AttributeRecord? {
+    private func quickEntry(name nameStart: Int, equals: Int, end valueEnd: Int) -> AttributeRecord? {
         let valueStart = equals &+ 1
-        guard equals > nameStart, valueEnd > valueStart,
-              attributes.count &- poolStart < limits.maximumAttributesPerTag,
-              !ASCII.isWhitespace(base[nameStart]), !ASCII.isWhitespace(base[equals &- 1])
-        else { return nil }
+        guard equals > nameStart, valueEnd > valueStart else { return nil }
         let first = base[valueStart]
         let last = base[valueEnd &- 1]
         // Without short-circuits: whether a value is quoted follows no pattern a branch could learn.
         let isQuoted = (first == ASCII.quote) & (last == ASCII.quote) & (valueEnd &- valueStart >= 2)
-        // (A whole quoted value starts and ends with quotes, so this tests unquoted values only.)
-        if ASCII.isWhitespace(first) || ASCII.isWhitespace(last) { return nil }
         let span = ByteSpan(nameStart, equals)
         // The name from its id by an array, not `AttributeName(rawValue:)`: that one is not
         // inlined, and a call per attribute shows.
