@@ -35,6 +35,35 @@ import Testing
         #expect(error?.column == column, "\(text)")
     }
 
+    /// The runs of plain bytes in attribute values and between elements are scanned 16 bytes
+    /// at a time, with a byte loop for the last few: a byte that ends a run is found at every
+    /// offset in and around a block, with the column it is at.
+    @Test func aByteThatEndsAPlainRunIsFoundAtEveryOffset() {
+        for offset in 0..<40 {
+            let run = String(repeating: "v", count: offset)
+            // The value starts at column 9, the text after the header at the column past it.
+            for (special, code) in [("<", DASHParseError.Code.malformedXML), ("\u{1}", .encoding), ("&x;", .entity)] {
+                let value = "<MPD a=\"" + run + special + "\" b=\"" + String(repeating: "w", count: 40) + "\"/>"
+                let valueError = #expect(throws: DASHParseError.self) { try DASHManifest(parsing: value) }
+                #expect(valueError?.code == code && valueError?.column == 9 + offset, "value, offset \(offset), \(special)")
+            }
+            let indentation = String(repeating: " ", count: offset)
+            for (special, code) in [("\u{1}", DASHParseError.Code.encoding), ("]]>", .malformedXML), ("&x;", .entity)] {
+                let text = Self.header + indentation + special + String(repeating: " ", count: 40) + "</MPD>"
+                let textError = #expect(throws: DASHParseError.self) { try DASHManifest(parsing: text) }
+                #expect(textError?.code == code && textError?.column == Self.header.utf8.count + 1 + offset,
+                        "text, offset \(offset)")
+            }
+            // Bytes a run holds: non-ASCII UTF-8, tab and LF in text, references.
+            let accepted = Self.header + "<BaseURL>" + indentation + "\té\n&amp;" + run + "</BaseURL>"
+                + "<Location>" + run + "\r</Location><Period id=\"" + run + "é&amp;\"/>" + indentation + "</MPD>"
+            let manifest = try? DASHManifest(parsing: accepted)
+            #expect(manifest?.baseURLs.map(\.url) == ["é\n&" + run], "offset \(offset)")
+            #expect(manifest?.periods.first?.id == run + "é&", "offset \(offset)")
+            #expect(manifest?.formatted() == Array(accepted.utf8))
+        }
+    }
+
     @Test func invalidUTF8IsRefusedWhereverItIs() {
         for bytes: [UInt8] in [[0xC3, 0x28], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBE], [0xF8]] {
             let text = Array("<MPD a=\"".utf8) + bytes + Array("\"/>".utf8)

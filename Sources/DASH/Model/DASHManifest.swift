@@ -25,7 +25,7 @@ public struct DASHManifest: Sendable {
     ///   unknown entity, exceed a limit, have a root other than `MPD`, or (in strict mode) break
     ///   a rule.
     public init(parsing bytes: [UInt8], options: DASHParserOptions = DASHParserOptions()) throws(DASHParseError) {
-        let result: Result<([ElementRecord], [AttributeRecord]), DASHParseError> = bytes.withUnsafeBufferPointer { buffer in
+        let result: Result<(RecordTable<ElementRecord>, RecordTable<AttributeRecord>), DASHParseError> = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 return .failure(DASHParseError(code: .notAManifest, message: "empty input", position: .whole))
             }
@@ -35,7 +35,7 @@ public struct DASHManifest: Sendable {
             } catch {
                 return .failure(error)
             }
-            return .success((tokenizer.elements.array(), tokenizer.attributes.array()))
+            return .success(tokenizer.tables())
         }
         let (elements, attributes) = try result.get()
         let document = XMLDocument(bytes: bytes, elements: elements, attributes: attributes)

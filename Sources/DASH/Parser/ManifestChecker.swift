@@ -20,8 +20,13 @@ struct ManifestChecker {
             throw DASHParseError(code: .notAManifest, message: "the root element is \"\(name)\", not MPD",
                                  position: document.position(ofElement: 0))
         }
-        for index in 0..<Int32(document.elements.count) {
-            switch document.elements[Int(index)].kind {
+        // Read once: reading the table through the document on every element retained it.
+        let elements = document.elements
+        for index in 0..<Int32(elements.count) {
+            let kind = elements[Int(index)].kind
+            // The `S` elements of a SegmentTimeline, most of a long MPD, are its to check.
+            if kind == .s { continue }
+            switch kind {
             case .mpd where index == 0: try checkMPD()
             case .period: try checkDurations(index, "start", "duration")
             case .representation: try checkRepresentation(index)
@@ -33,7 +38,7 @@ struct ManifestChecker {
                 try checkRange(index, "mediaRange")
                 try checkRange(index, "indexRange")
             case .baseURL, .location, .patchLocation:
-                if document.elements[Int(index)].content & ElementRecord.hasChildElements != 0 {
+                if elements[Int(index)].content & ElementRecord.hasChildElements != 0 {
                     try report(.placement, "\(document.name(ofElement: index)) holds child elements; it holds a URL only", index)
                 }
             case .utcTiming:
@@ -41,7 +46,7 @@ struct ManifestChecker {
                 try require(index, "value")
             default: break
             }
-            if document.elements[Int(index)].kind.isLevel { try checkSegmentInformationCount(index) }
+            if kind.isLevel { try checkSegmentInformationCount(index) }
         }
     }
 
@@ -110,7 +115,8 @@ struct ManifestChecker {
     /// one pass over its attributes.
     private mutating func checkTimeline(_ index: Int32) throws(DASHParseError) {
         let elements = document.elements
-        let attributes = document.attributes
+        // The document, which `self` holds, keeps these records alive while the loop reads them.
+        let attributes = document.attributes.unsafeRecords
         let bytes = document.bytes
         var end: UInt64? = 0
         var child = elements[Int(index)].firstChild
@@ -118,10 +124,8 @@ struct ManifestChecker {
             let record = elements[Int(child)]
             defer { child = record.nextSibling }
             guard record.kind == .s else { continue }
-            let entry = attributes.withUnsafeBufferPointer { attributes in
-                bytes.withUnsafeBufferPointer { bytes in
-                    TimelineAttributes(document: document, attributes: attributes, bytes: bytes, record: record)
-                }
+            let entry = bytes.withUnsafeBufferPointer { bytes in
+                TimelineAttributes(document: document, attributes: attributes, bytes: bytes, record: record)
             }
             if entry.t >= 0 && entry.time == nil { try report(.value, "@t is not an unsigned integer", attribute: entry.t) }
             guard entry.d >= 0 else {

@@ -1,8 +1,8 @@
 /// An append-only table of plain records in memory the tokenizer owns, for its element and
 /// attribute tables: an append checks the capacity and nothing else (no uniqueness check or
 /// reference counting, as `Array` has on each mutation), and records are updated in place.
-/// ``array()`` copies the table out once, at the end of the parse.
-struct RecordStore<Record: BitwiseCopyable>: ~Copyable {
+/// ``table()`` hands the memory to the document at the end of the parse.
+struct RecordStore<Record: BitwiseCopyable & Sendable>: ~Copyable {
     private var base: UnsafeMutablePointer<Record>
     private var capacity: Int
     private(set) var count = 0
@@ -22,11 +22,15 @@ struct RecordStore<Record: BitwiseCopyable>: ~Copyable {
     }
 
     private mutating func reallocate() {
-        let larger = UnsafeMutablePointer<Record>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
+        resize(to: capacity * 2)
+    }
+
+    private mutating func resize(to newCapacity: Int) {
+        let resized = UnsafeMutablePointer<Record>.allocate(capacity: newCapacity)
+        resized.moveInitialize(from: base, count: count)
         base.deallocate()
-        base = larger
-        capacity *= 2
+        base = resized
+        capacity = newCapacity
     }
 
     /// The record at `index`, which must be below ``count`` (checked in debug builds).
@@ -42,5 +46,13 @@ struct RecordStore<Record: BitwiseCopyable>: ~Copyable {
         }
     }
 
-    func array() -> [Record] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    /// The records, frozen, in this store's memory; unless nearly all of it is unused (room
+    /// reserved for a denser document than this one), then the few records move to a block of
+    /// their size first.
+    consuming func table() -> RecordTable<Record> {
+        if capacity > 8 * count + 256 { resize(to: max(count, 1)) }
+        let storage = RecordTable<Record>.Storage(pointer: base, count: count)
+        discard self
+        return RecordTable(storage: storage)
+    }
 }

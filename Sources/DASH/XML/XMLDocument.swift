@@ -2,8 +2,8 @@
 /// the tokenizer recorded over them. Immutable and shared by every view of the model.
 final class XMLDocument: Sendable {
     let bytes: [UInt8]
-    let elements: [ElementRecord]
-    let attributes: [AttributeRecord]
+    let elements: RecordTable<ElementRecord>
+    let attributes: RecordTable<AttributeRecord>
 
     /// The first child of each kind the model looks up once per Representation (BaseURL and
     /// segment information), by parent: an AdaptationSet of many Representations is not walked
@@ -12,7 +12,7 @@ final class XMLDocument: Sendable {
     /// The key of "any of SegmentBase, SegmentList and SegmentTemplate".
     private static let anySegmentInformation: UInt8 = 255
 
-    init(bytes: [UInt8], elements: [ElementRecord], attributes: [AttributeRecord]) {
+    init(bytes: [UInt8], elements: RecordTable<ElementRecord>, attributes: RecordTable<AttributeRecord>) {
         self.bytes = bytes
         self.elements = elements
         self.attributes = attributes

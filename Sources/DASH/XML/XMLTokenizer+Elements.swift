@@ -54,11 +54,14 @@ extension XMLTokenizer {
         } else if isMPDPrefix(nameStart, localNameStart - 1) {
             kind = ElementKind.of(base, localNameStart, nameEnd)
         }
-        let newIndex = Int32(elements.count)
+        // Offsets and counts are below the input's size, which `parse()` checked fits in Int32.
+        let newIndex = Int32(truncatingIfNeeded: elements.count)
         elements.append(ElementRecord(
-            start: Int32(start), nameEnd: Int32(nameEnd), localNameStart: Int32(localNameStart),
-            startTagEnd: Int32(index), contentEnd: Int32(index), end: Int32(index), parent: parent,
-            firstAttribute: Int32(firstAttribute), attributeCount: Int32(attributeCount), kind: kind))
+            start: Int32(truncatingIfNeeded: start), nameEnd: Int32(truncatingIfNeeded: nameEnd),
+            localNameStart: Int32(truncatingIfNeeded: localNameStart), startTagEnd: Int32(truncatingIfNeeded: index),
+            contentEnd: Int32(truncatingIfNeeded: index), end: Int32(truncatingIfNeeded: index), parent: parent,
+            firstAttribute: Int32(truncatingIfNeeded: firstAttribute),
+            attributeCount: Int32(truncatingIfNeeded: attributeCount), kind: kind))
         if parent < 0 {
             recordMPDPrefixes(from: firstAttribute)
             // The root's own kind depends on the prefixes it declares.
@@ -127,7 +130,7 @@ extension XMLTokenizer {
         let valueStart = index
         var needsDecoding = false
         while true {
-            while index < count && classes[Int(base[index])] & ByteClass.valueSpecial == 0 { index += 1 }
+            index = valueRunEnd(from: index)
             guard index < count else { throw error(.malformedXML, "unterminated attribute value", at: valueStart - 1) }
             let value = base[index]
             if value == quote { break }
@@ -149,10 +152,49 @@ extension XMLTokenizer {
         guard index - valueStart <= limits.maximumValueBytes else {
             throw error(.limitExceeded, "an attribute value longer than \(limits.maximumValueBytes) bytes", at: valueStart)
         }
-        attributes.append(AttributeRecord(nameStart: Int32(nameStart), nameEnd: Int32(nameEnd),
-                                          valueStart: Int32(valueStart), valueEnd: Int32(index),
+        // Offsets below the input's size, which `parse()` checked fits in Int32.
+        attributes.append(AttributeRecord(nameStart: Int32(truncatingIfNeeded: nameStart),
+                                          nameEnd: Int32(truncatingIfNeeded: nameEnd),
+                                          valueStart: Int32(truncatingIfNeeded: valueStart),
+                                          valueEnd: Int32(truncatingIfNeeded: index),
                                           needsDecoding: needsDecoding, isPrefixed: isPrefixed))
         index += 1
+    }
+
+    /// The first byte at or after `start` that ends the plain run of an attribute value
+    /// (``ByteClass/valueSpecial``), or `count`.
+    @inline(__always)
+    private func valueRunEnd(from start: Int) -> Int {
+        var position = start
+        while position &+ 16 <= count {
+            let lanes = ByteVector.load(base, position)
+            let special = ByteVector.equal(lanes, 0x22) .| ByteVector.equal(lanes, 0x27) .| ByteVector.equal(lanes, 0x3C)
+                .| ByteVector.equal(lanes, 0x26) .| ByteVector.controlOrNonASCII(lanes)
+            let first = ByteVector.firstSet(special)
+            if first < 16 { return position &+ first }
+            position &+= 16
+        }
+        while position < count && classes[Int(base[position])] & ByteClass.valueSpecial == 0 { position &+= 1 }
+        return position
+    }
+
+    /// The first byte at or after `start` that ends the plain run of character data
+    /// (``ByteClass/textSpecial``: tab and LF do not), or `count`. Between elements that run is
+    /// the indentation, a dozen bytes before each of thousands of `S` elements.
+    @inline(__always)
+    private func textRunEnd(from start: Int) -> Int {
+        var position = start
+        while position &+ 16 <= count {
+            let lanes = ByteVector.load(base, position)
+            let control = ByteVector.controlOrNonASCII(lanes) .& .!(ByteVector.equal(lanes, 0x09) .| ByteVector.equal(lanes, 0x0A))
+            let special = ByteVector.equal(lanes, 0x3C) .| ByteVector.equal(lanes, 0x26) .| ByteVector.equal(lanes, 0x5D)
+                .| control
+            let first = ByteVector.firstSet(special)
+            if first < 16 { return position &+ first }
+            position &+= 16
+        }
+        while position < count && classes[Int(base[position])] & ByteClass.textSpecial == 0 { position &+= 1 }
+        return position
     }
 
     /// A control character is an error; a non-ASCII byte must start a UTF-8 sequence, which is
@@ -222,7 +264,7 @@ extension XMLTokenizer {
     mutating func parseContent() throws(DASHParseError) {
         var textStart = index
         while let current = open.last {
-            while index < count && classes[Int(base[index])] & ByteClass.textSpecial == 0 { index += 1 }
+            index = textRunEnd(from: index)
             guard index < count else {
                 let record = elements[Int(current.element)]
                 throw error(.malformedXML, "element \"\(name(of: record))\" is never closed", at: Int(record.start))
@@ -291,8 +333,8 @@ extension XMLTokenizer {
         while index < count && ByteClass.isWhitespace(base[index]) { index += 1 }
         guard byte(index) == UInt8(ascii: ">") else { throw error(.malformedXML, "unterminated end tag", at: start) }
         index += 1
-        elements[Int(current.element)].contentEnd = Int32(start)
-        elements[Int(current.element)].end = Int32(index)
+        elements[Int(current.element)].contentEnd = Int32(truncatingIfNeeded: start)
+        elements[Int(current.element)].end = Int32(truncatingIfNeeded: index)
         open.removeLast()
     }
 

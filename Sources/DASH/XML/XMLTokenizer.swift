@@ -32,6 +32,11 @@ struct XMLTokenizer: ~Copyable {
         attributes = RecordStore(reserving: count / 10 + 16)
     }
 
+    /// The element and attribute tables, in the memory the parse wrote them into.
+    consuming func tables() -> (RecordTable<ElementRecord>, RecordTable<AttributeRecord>) {
+        (elements.table(), attributes.table())
+    }
+
     // MARK: - Errors
 
     /// An error at byte `offset`. Out of line: it is the cold path of every check.
