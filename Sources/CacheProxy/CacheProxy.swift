@@ -321,23 +321,19 @@ public final class CacheProxy: Sendable {
     /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running,
     ///   ``CacheProxyError/Code/invalidRequest`` for a presentation that cannot be played as
     ///   asked (not a playlist, a multivariant playlist in a virtual playlist without a quality,
-    ///   a live or I-frame-only part), ``CacheProxyError/Code/limitReached`` when
+    ///   a live or I-frame-only part, a host off the allow-list, a URL the proxy must not
+    ///   fetch), ``CacheProxyError/Code/limitReached`` when
     ///   ``CacheProxyConfiguration/Limits/maximumOpenSessions`` are open,
     ///   ``CacheProxyError/Code/originFailed`` when a playlist can be neither fetched nor read
-    ///   from the cache.
+    ///   from the cache (whatever the origin answered: its 403 too),
+    ///   ``CacheProxyError/Code/alreadyStopped`` while the proxy shuts down.
     public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
         guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
         do {
             let engine = try await context.openSession(request, base: context.baseURL(for: nil))
             return PlaybackSession(engine: engine, registry: context.sessions)
         } catch {
-            let code: CacheProxyError.Code = switch error.status {
-            case 400, 403: .invalidRequest
-            case 429: .limitReached
-            case 503: .alreadyStopped
-            default: .originFailed
-            }
-            throw CacheProxyError(code, error.message)
+            throw CacheProxyError(error)
         }
     }
 

@@ -24,6 +24,16 @@ struct ByteResponder {
 
     func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
         do {
+            return try await respondOrRelay(origin: origin, request: request, writer: writer)
+        } catch let error as ByteDeliveryError {
+            throw ProxyFailure(error)
+        } catch let error as UnsatisfiableRange {
+            throw ProxyFailure(error)
+        }
+    }
+
+    private func respondOrRelay(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
+        do {
             return try await respondThroughCache(origin: origin, request: request, writer: writer)
         } catch let error where !writer.headSent && (error is StoreHasNoRoom || error is AnswerNotStorable) {
             // Nothing of it can be stored (a full disk, or an answer the origin says not to

@@ -27,8 +27,10 @@ struct DASHManifestResponder {
     static let contentType = "application/dash+xml"
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let loaded = try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, context: context,
-                                                            headers: headers, writer: writer)
+        let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
+            try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, context: context,
+                                                   headers: headers, writer: writer)
+        }
         PlaylistResponder.recordCacheUse(of: loaded, origin: origin, context: context)
         let manifest = try loaded.document ?? Self.parseFailure(loaded.body)
         if let session, loaded.source == .origin { session.traffic.recordFetched(UInt64(loaded.body.count)) }

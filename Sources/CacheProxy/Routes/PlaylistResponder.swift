@@ -18,7 +18,9 @@ struct PlaylistResponder {
     var headers = OriginHeaderFields()
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
+        let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
+            try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
+        }
         Self.recordCacheUse(of: loaded, origin: origin, context: context)
         var policy = HLSProxyRewritePolicy(endpoint: context.proxyEndpoint(for: request))
         // Offline, a player must not pick or switch to a variant the cache cannot play.

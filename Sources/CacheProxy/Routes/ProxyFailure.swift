@@ -1,6 +1,9 @@
 import NIOHTTP1
 
 /// A request the proxy cannot serve, with the status to answer when no response has started.
+///
+/// Only the routes make these: the engine throws its own errors, which are given their statuses
+/// in one place (ProxyFailure+EngineErrors.swift).
 struct ProxyFailure: Error, Sendable, CustomStringConvertible {
     var status: Int
     var message: String
@@ -14,17 +17,6 @@ struct ProxyFailure: Error, Sendable, CustomStringConvertible {
         self.status = status
         self.message = message
         self.headers = headers
-    }
-
-    /// The status a client gets for an upstream error: an origin's 4xx is passed on (a 404
-    /// stays a 404), everything else is a gateway failure.
-    init(_ error: UpstreamError) {
-        switch error.code {
-        case .status(let status) where (400..<500).contains(status) && status != 416: self.init(status: status, error.message)
-        case .unreachable: self.init(status: 502, "origin unreachable and not cached: \(error.message)")
-        case .refused: self.init(status: 403, error.message)
-        default: self.init(status: 502, error.message)
-        }
     }
 
     var description: String { "\(status): \(message)" }

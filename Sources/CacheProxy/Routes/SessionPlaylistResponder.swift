@@ -29,7 +29,9 @@ struct SessionPlaylistResponder {
 
     /// A playlist the session's playlists name (a variant's or a rendition's media playlist).
     func respond(origin: OriginURL, directives: DeliveryDirectives, writer: ResponseWriter) async throws {
-        let loaded = try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
+        let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
+            try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
+        }
         if loaded.source == .origin { engine.traffic.recordFetched(UInt64(loaded.body.count)) }
         guard let playlist = loaded.playlist else {
             try await send(loaded.body, playlist: nil, url: loaded.url, contentType: loaded.contentType, writer: writer)

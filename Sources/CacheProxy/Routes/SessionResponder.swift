@@ -15,7 +15,12 @@ struct SessionResponder {
             let parsed = try ControlRequest.parse(body, limit: limits.maximumBodyBytes, what: "a session request") {
                 bytes throws(ParseError) in try PlaybackSessionRequest(parsing: bytes, limits: limits)
             }
-            let engine = try await context.openSession(parsed, base: context.baseURL(for: request))
+            let engine: SessionEngine
+            do {
+                engine = try await context.openSession(parsed, base: context.baseURL(for: request))
+            } catch {
+                throw ProxyFailure(error)
+            }
             try await StatusResponder.sendJSON(engine.status, status: .created, writer: writer)
         case .GET, .HEAD:
             try await StatusResponder.sendJSON(context.sessionStatuses, status: .ok, writer: writer)

@@ -41,6 +41,9 @@ final class FetchSession {
 
     /// Claims the gaps of `range` (bytes cached or in flight elsewhere are left alone: that is
     /// the coalescing) and starts a fetch for each.
+    ///
+    /// - Throws: ``StoreHasNoRoom`` when the store can take none of it, ``ByteDeliveryError``
+    ///   when it refuses the claim otherwise or the proxy is shutting down.
     func claimAndFetch(_ range: ByteRange, lane: UpstreamLane.Kind) throws {
         let claim: CacheStore.Claim
         do {
@@ -50,7 +53,7 @@ final class FetchSession {
         } catch where error.code == .storeFull || error.code == .diskFull {
             throw StoreHasNoRoom()
         } catch {
-            throw ProxyFailure(status: 503, "the cache cannot take new bytes: \(error)")
+            throw ByteDeliveryError.storeRefused(error)
         }
         if !hasClaimed {
             hasClaimed = true
@@ -76,7 +79,7 @@ final class FetchSession {
             let (upstream, origin) = (context.upstream, origin)
             guard let task = context.fetches.start(ownership: ownership, { await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
                 fill.fail(CancellationError())
-                throw ProxyFailure(status: 503, "the proxy is shutting down")
+                throw ByteDeliveryError.shuttingDown
             }
             fetches.append((fill.range, task))
         }

@@ -27,7 +27,7 @@ struct OriginRelay {
                 try await writer.sendEnd()
             }
         } catch let error as UpstreamError {
-            throw ProxyFailure(error)
+            throw ByteDeliveryError.originFailed(error)
         }
     }
 

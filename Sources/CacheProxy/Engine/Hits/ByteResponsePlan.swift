@@ -18,17 +18,11 @@ struct ByteResponsePlan {
     /// Plans the response to `range` (nil: the whole representation) of a representation the
     /// cache knows `facts` about.
     ///
-    /// - Throws: ``ProxyFailure`` 416 with `Content-Range: bytes */length` for a range that
-    ///   cannot be satisfied.
-    init(facts: EntryFacts, length: UInt64, range: RangeSpecifier?, isHead: Bool) throws(ProxyFailure) {
+    /// - Throws: ``UnsatisfiableRange`` for a range that cannot be satisfied.
+    init(facts: EntryFacts, length: UInt64, range: RangeSpecifier?, isHead: Bool) throws(UnsatisfiableRange) {
         let selected: Range<UInt64>
         if let range {
-            guard let resolved = range.resolve(length: length) else {
-                var headers = HTTPHeaders()
-                headers.add(name: "Content-Range", value: "bytes */\(length)")
-                headers.add(name: "Accept-Ranges", value: "bytes")
-                throw ProxyFailure(status: 416, "range not satisfiable for a length of \(length)", headers: headers)
-            }
+            guard let resolved = range.resolve(length: length) else { throw UnsatisfiableRange(length: length) }
             selected = resolved
             partial = (resolved, length)
         } else {

@@ -28,8 +28,8 @@ struct EntryStreamer {
 
     /// Sends bytes `start..<end` (to the end of the resource when `end` is nil).
     ///
-    /// - Throws: ``ProxyFailure`` when the bytes cannot be had (the response must then be cut
-    ///   short), or the client's write error.
+    /// - Throws: ``ByteDeliveryError`` when the bytes cannot be had (the response must then be
+    ///   cut short), or the client's write error.
     func stream(from start: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
         var position = start
         var retries = 0
@@ -43,14 +43,14 @@ struct EntryStreamer {
                 } catch let error as CacheStoreError where Self.recoverable.contains(error.code) {
                     if end == nil, let length = reader.file?.contentLength, position >= length { return }
                     if let failure = await session.ownFailure(at: position) {
-                        guard failure.code == .storeFull else { throw ProxyFailure(failure) }
+                        guard failure.code == .storeFull else { throw ByteDeliveryError.originFailed(failure) }
                         try await passThrough(from: position, to: end, lane: lane)
                         return
                     }
                     // Someone else's fetch failed, or ended short: fetch the rest ourselves.
                     retries += 1
                     guard retries <= 2, let rest = ByteRange(from: position, to: end ?? UInt64.max) else {
-                        throw ProxyFailure(status: 502, "byte \(position) could not be fetched: \(error)")
+                        throw ByteDeliveryError.notFetched(offset: position, error)
                     }
                     try session.claimAndFetch(rest, lane: lane)
                     continue
@@ -107,7 +107,7 @@ struct EntryStreamer {
                 try await writer.sendBody(chunk)
             }
         } catch let error as UpstreamError {
-            throw ProxyFailure(error)
+            throw ByteDeliveryError.originFailed(error)
         }
     }
 }

@@ -90,18 +90,18 @@ struct PlaylistLoader {
     }
 
     /// A playlist a player asked for, loaded as every playlist response loads it: on the express
-    /// lane, a stale copy when the origin fails, an origin failure as the response's error, and
-    /// how the cache answered noted on `writer`.
+    /// lane, a stale copy when the origin fails, and how the cache answered noted on `writer`.
+    /// A failure is the engine's (``PlaylistLoadError``): the responder chooses the status.
     static func loadForPlayer<Document: ManifestDocument>(
         _ origin: OriginURL, as kind: Document.Type = HLSPlaylist.self, directives: DeliveryDirectives, context: ProxyContext,
         headers: OriginHeaderFields, writer: ResponseWriter
-    ) async throws -> LoadedManifest<Document> {
+    ) async throws(PlaylistLoadError) -> LoadedManifest<Document> {
         let loaded: LoadedManifest<Document>
         do {
             loaded = try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
                 .load(origin, as: kind, directives: directives, allowsStale: true)
-        } catch let error as UpstreamError {
-            throw ProxyFailure(error)
+        } catch {
+            throw PlaylistLoadError(error)
         }
         writer.cache = CacheOutcome(playlist: loaded.source, directives: directives)
         return loaded

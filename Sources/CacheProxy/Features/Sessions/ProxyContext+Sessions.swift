@@ -2,9 +2,9 @@ import CacheProxyParsing
 
 extension ProxyContext {
     /// Opens a playback session whose URLs start with `base` (`http://HOST:PORT`).
-    func openSession(_ request: PlaybackSessionRequest, base: String) async throws(ProxyFailure) -> SessionEngine {
+    func openSession(_ request: PlaybackSessionRequest, base: String) async throws(SessionOpenError) -> SessionEngine {
         let limit = configuration.limits.maximumOpenSessions
-        guard sessions.hasRoom(limit: limit) else { throw Self.tooManySessions(limit) }
+        guard sessions.hasRoom(limit: limit) else { throw .tooManySessions(limit: limit) }
         let id = Self.makeSessionID()
         let engine = try await SessionOpener(context: self).open(request, id: id, base: base + "/sessions/" + id)
         switch sessions.add(engine, limit: limit) {
@@ -12,17 +12,13 @@ extension ProxyContext {
             break
         case .shuttingDown?:
             engine.close()
-            throw ProxyFailure(status: 503, "the proxy is shutting down")
+            throw .shuttingDown
         case .tooMany(let limit)?:
             engine.close()
-            throw Self.tooManySessions(limit)
+            throw .tooManySessions(limit: limit)
         }
         logger.debug("session opened", metadata: ["session": "\(id)", "urls": "\(request.urls.map(\.string))"])
         return engine
-    }
-
-    private static func tooManySessions(_ limit: Int) -> ProxyFailure {
-        ProxyFailure(status: 429, "\(limit) sessions are open and playing: close one (DELETE /sessions/ID); one left idle for its idleTimeout makes room")
     }
 
     /// Every open session, then the last closed ones.

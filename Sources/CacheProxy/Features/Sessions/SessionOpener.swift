@@ -8,8 +8,10 @@ import HLS
 struct SessionOpener {
     let context: ProxyContext
 
-    func open(_ request: PlaybackSessionRequest, id: String, base: String) async throws(ProxyFailure) -> SessionEngine {
-        try context.checkAllowed(request.urls)
+    func open(_ request: PlaybackSessionRequest, id: String, base: String) async throws(SessionOpenError) -> SessionEngine {
+        if let refused = request.urls.first(where: { !context.allows($0) }) {
+            throw .notAllowed(host: refused.host)
+        }
         if request.isVirtual {
             return try await openVirtual(request, id: id, base: base)
         }
@@ -22,7 +24,7 @@ struct SessionOpener {
             if DASHManifestResponder(context: context, headers: request.headers).isManifest(origin) {
                 return try await openDASH(request, id: id, base: base)
             }
-            throw SessionRequestFailure.field("url", "\(origin) is not an HLS playlist or a DASH MPD")
+            throw SessionOpenError.invalidField("url", "\(origin) is not an HLS playlist or a DASH MPD")
         }
         var presentation = SessionPresentation(entry: .playlist(origin), locked: nil, base: base)
         guard playlist.kind == .master else {
@@ -33,7 +35,7 @@ struct SessionOpener {
         }
         if let quality = request.quality {
             guard let chosen = playlist.variant(for: quality, maximumBandwidth: request.maximumBandwidth) else {
-                throw SessionRequestFailure.field("url", "\(origin) lists no variant to play")
+                throw SessionOpenError.invalidField("url", "\(origin) lists no variant to play")
             }
             presentation.locked = .init(summary: chosen, resolution: playlist.variants[chosen.index].resolution?.description)
         }
@@ -64,38 +66,38 @@ struct SessionOpener {
         }
     }
 
-    private func openVirtual(_ request: PlaybackSessionRequest, id: String, base: String) async throws(ProxyFailure) -> SessionEngine {
+    private func openVirtual(_ request: PlaybackSessionRequest, id: String, base: String) async throws(SessionOpenError) -> SessionEngine {
         var parts: [HLSVirtualPlaylist.Part] = []
         var locked: SessionPresentation.LockedVariant?
         for (index, origin) in request.urls.enumerated() {
             let field = "urls[\(index)]"
             if PlaylistDetection.hasDASHExtension(origin) {
-                throw SessionRequestFailure.field(field, "\(origin) is a DASH MPD; a virtual playlist joins HLS playlists only")
+                throw SessionOpenError.invalidField(field, "\(origin) is a DASH MPD; a virtual playlist joins HLS playlists only")
             }
             let loaded = try await load(origin, field: field, headers: request.headers)
-            guard let playlist = loaded.playlist else { throw SessionRequestFailure.field(field, "\(origin) is not an HLS playlist") }
+            guard let playlist = loaded.playlist else { throw SessionOpenError.invalidField(field, "\(origin) is not an HLS playlist") }
             guard playlist.kind == .master else {
                 parts.append(try part(playlist, url: loaded.url, field: field))
                 continue
             }
             guard let quality = request.quality else {
-                throw SessionRequestFailure.field("quality", "a virtual playlist needs \"quality\": \(field) is a multivariant playlist")
+                throw SessionOpenError.invalidField("quality", "a virtual playlist needs \"quality\": \(field) is a multivariant playlist")
             }
             guard let chosen = playlist.variant(for: quality, maximumBandwidth: request.maximumBandwidth),
                   let playlistBase = HLSBaseURL(loaded.url) else {
-                throw SessionRequestFailure.field(field, "\(origin) lists no variant to play")
+                throw SessionOpenError.invalidField(field, "\(origin) lists no variant to play")
             }
             let variant = playlist.variants[chosen.index]
             if let group = variant.audio, playlist.renditions.contains(where: { $0.type == "AUDIO" && $0.groupID == group && $0.uri != nil }) {
-                throw SessionRequestFailure.field(field, "\(origin) plays its audio from a separate rendition; a virtual playlist joins muxed media only")
+                throw SessionOpenError.invalidField(field, "\(origin) plays its audio from a separate rendition; a virtual playlist joins muxed media only")
             }
             if locked == nil { locked = .init(summary: chosen, resolution: variant.resolution?.description) }
             guard let mediaOrigin = try? OriginURL(parsing: playlistBase.resolve(variant.uri)) else {
-                throw SessionRequestFailure.field(field, "\(origin): its variant's URI \(variant.uri) cannot be fetched")
+                throw SessionOpenError.invalidField(field, "\(origin): its variant's URI \(variant.uri) cannot be fetched")
             }
             let media = try await load(mediaOrigin, field: field, headers: request.headers)
             guard let mediaPlaylist = media.playlist, mediaPlaylist.kind == .media else {
-                throw SessionRequestFailure.field(field, "\(mediaOrigin) is not a media playlist")
+                throw SessionOpenError.invalidField(field, "\(mediaOrigin) is not a media playlist")
             }
             parts.append(try part(mediaPlaylist, url: media.url, field: field))
         }
@@ -103,7 +105,7 @@ struct SessionOpener {
         do {
             joined = try HLSVirtualPlaylist(joining: parts).playlist
         } catch {
-            throw SessionRequestFailure.field(error.partIndex.map { "urls[\($0)]" } ?? "urls", error.message)
+            throw SessionOpenError.invalidField(error.partIndex.map { "urls[\($0)]" } ?? "urls", error.message)
         }
         let presentation = SessionPresentation(entry: .virtual(joined), locked: locked, base: base)
         let engine = SessionEngine(id: id, request: request, presentation: presentation, context: context)
@@ -112,8 +114,8 @@ struct SessionOpener {
         return engine
     }
 
-    private func part(_ playlist: HLSPlaylist, url: String, field: String) throws(ProxyFailure) -> HLSVirtualPlaylist.Part {
-        guard let base = HLSBaseURL(url) else { throw SessionRequestFailure.field(field, "\(url) cannot be resolved against") }
+    private func part(_ playlist: HLSPlaylist, url: String, field: String) throws(SessionOpenError) -> HLSVirtualPlaylist.Part {
+        guard let base = HLSBaseURL(url) else { throw SessionOpenError.invalidField(field, "\(url) cannot be resolved against") }
         return HLSVirtualPlaylist.Part(playlist: playlist, url: base)
     }
 
@@ -121,48 +123,45 @@ struct SessionOpener {
     /// player then fetches it at the session's path form, where it is served rewritten with the
     /// lock and the maximum bandwidth (``DASHManifestResponder``). The buffer policies follow
     /// HLS media playlists' segments, which an MPD does not have: they are refused by name.
-    private func openDASH(_ request: PlaybackSessionRequest, id: String, base: String) async throws(ProxyFailure) -> SessionEngine {
+    private func openDASH(_ request: PlaybackSessionRequest, id: String, base: String) async throws(SessionOpenError) -> SessionEngine {
         let hlsOnly: [(String, Bool)] = [
             ("bufferAhead", request.bufferAhead != nil), ("startBuffer", request.startBuffer != nil),
             ("hideUntilBuffered", request.hideUntilBuffered), ("headSegments", request.headSegments != nil),
             ("bandwidth", request.bandwidth != nil),
         ]
         if let (field, _) = hlsOnly.first(where: \.1) {
-            throw SessionRequestFailure.field(field, "\"\(field)\" is not supported for a DASH presentation (an MPD) yet: only \"quality\" and \"maxBandwidth\" are")
+            throw SessionOpenError.invalidField(field, "\"\(field)\" is not supported for a DASH presentation (an MPD) yet: only \"quality\" and \"maxBandwidth\" are")
         }
         let origin = request.urls[0]
         let loaded = try await load(origin, as: DASHManifest.self, field: "url", headers: request.headers)
         guard let manifest = loaded.document else {
-            throw SessionRequestFailure.field("url", "\(origin) is not a DASH MPD that parses")
+            throw SessionOpenError.invalidField("url", "\(origin) is not a DASH MPD that parses")
         }
         var presentation = SessionPresentation(entry: .dash(origin), locked: nil, base: base)
         guard presentation.dashEndpoint != nil else {
-            throw ProxyFailure(status: 502, "the session's address \(base) cannot serve DASH")
+            throw .cannotServeDASH(base: base)
         }
         if let quality = request.quality {
             guard let lock = DASHSessionLock(manifest: manifest, quality: quality, maximumBandwidth: request.maximumBandwidth) else {
-                throw SessionRequestFailure.field("url", "\(origin) lists no Representation to play")
+                throw SessionOpenError.invalidField("url", "\(origin) lists no Representation to play")
             }
             presentation.dashLock = lock
         }
         return SessionEngine(id: id, request: request, presentation: presentation, context: context)
     }
 
-    private func load(_ origin: OriginURL, field: String, headers: OriginHeaderFields) async throws(ProxyFailure) -> PlaylistLoader.Loaded {
+    private func load(_ origin: OriginURL, field: String, headers: OriginHeaderFields) async throws(SessionOpenError) -> PlaylistLoader.Loaded {
         try await load(origin, as: HLSPlaylist.self, field: field, headers: headers)
     }
 
     private func load<Document: ManifestDocument>(
         _ origin: OriginURL, as kind: Document.Type, field: String, headers: OriginHeaderFields
-    ) async throws(ProxyFailure) -> LoadedManifest<Document> {
+    ) async throws(SessionOpenError) -> LoadedManifest<Document> {
         do {
             return try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
                 .load(origin, as: kind, allowsStale: true)
-        } catch let error as UpstreamError {
-            let failure = ProxyFailure(error)
-            throw ProxyFailure(status: failure.status, "\"\(field)\": \(failure.message)")
         } catch {
-            throw ProxyFailure(status: 502, "\"\(field)\": \(origin) could not be loaded")
+            throw .loadFailed(field: field, origin: origin, PlaylistLoadError(error))
         }
     }
 }
