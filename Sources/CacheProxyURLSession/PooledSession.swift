@@ -1,13 +1,16 @@
+import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// A `URLSession` that runs one ``Transfer`` at a time, with the delegate that hands that
 /// transfer its task's events.
 final class PooledSession: Sendable {
     let session: URLSession
     let delegate: SessionDelegate
+    private let isClosed = Atomic(false)
 
     init(configuration: URLSessionConfiguration) {
         delegate = SessionDelegate()
@@ -21,12 +24,19 @@ final class PooledSession: Sendable {
     }
 
     /// Cancels the request in flight, if any, and ends the session (a session keeps its
-    /// delegate until it is invalidated).
+    /// delegate until it is invalidated). Returns at once: the work is done on another queue,
+    /// because this may be called from the delegate, on the session's work queue on Linux, which
+    /// both calls wait for.
     func close() {
-        // Its task's data callback may be waiting for the reader; it must stop waiting before
-        // the task can be cancelled (cancelling waits for the session's work queue on Linux).
-        delegate.cancelCurrent()
-        session.invalidateAndCancel()
+        guard !isClosed.exchange(true, ordering: .relaxed) else { return }
+        let session = session
+        let delegate = delegate
+        DispatchQueue.global().async {
+            // Its task's data callback may be waiting for the reader; it must stop waiting
+            // before the task can be cancelled.
+            delegate.cancelCurrent()
+            session.invalidateAndCancel()
+        }
     }
 
     /// The queue the delegate is called on: a serial one; on Linux, the session's own work

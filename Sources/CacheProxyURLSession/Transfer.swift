@@ -109,7 +109,7 @@ final class Transfer: Sendable {
                 session.start(self, task: task, done: done)
                 if isCancelled {
                     continuation.resume(throwing: CancellationError())
-                    task.cancel()
+                    DispatchQueue.global().async { task.cancel() }
                 }
             }
         } onCancel: {
@@ -138,7 +138,10 @@ final class Transfer: Sendable {
         case .ended:
             return
         }
-        ending.task?.cancel()
+        guard let task = ending.task else { return }
+        // Never here and now: this may run on the session's work queue (a head that is not
+        // HTTP) or on an event loop, and on Linux `cancel()` waits for that work queue.
+        DispatchQueue.global().async { task.cancel() }
     }
 
     // MARK: The session delegate's events
