@@ -42,7 +42,8 @@ public struct ProxyDownloadClient: Sendable {
             .send(method, path, body: body, refused: "the download", answer: "a download's state")
     }
 
-    private static func body(of request: DownloadRequest) -> [UInt8] {
+    /// The JSON body of `POST /downloads` for `request`.
+    static func body(of request: DownloadRequest) -> [UInt8] {
         ProxyControlConnection.json(Body(request))
     }
 
@@ -57,12 +58,8 @@ public struct ProxyDownloadClient: Sendable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(request.url.string, forKey: .url)
-            switch request.variant {
-            case .lowest: try container.encode("lowest", forKey: .variant)
-            case .highest: try container.encode("highest", forKey: .variant)
-            case .closest(let bitsPerSecond): try container.encode(bitsPerSecond, forKey: .variant)
-            case .height(let height): try container.encode("\(height)p", forKey: .variant)
-            }
+            // The one spelling of a quality in JSON: a number for a bandwidth, a string otherwise.
+            try container.encode(request.variant.quality, forKey: .variant)
             try container.encode(request.allVariants, forKey: .allVariants)
             try container.encode(request.pin, forKey: .pin)
             if !request.headers.isEmpty {
