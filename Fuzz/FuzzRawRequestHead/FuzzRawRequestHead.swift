@@ -7,8 +7,9 @@ import CacheProxyParsing
 ///
 /// The head then goes through the request policy, as the proxy judges it: the policy may not
 /// trap either, a `Host` it refuses is never let through, a route the target parser calls a
-/// player's (`/proxy`, a session's playlist and media) is a media route and any other a control
-/// route, and the `Host` and `Origin` values it reads survive a round trip through their parsers.
+/// player's (`/proxy`, `/dash/...`, a session's playlist and media) is a media route and any
+/// other a control route, and the `Host` and `Origin` values it reads survive a round trip
+/// through their parsers.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRawRequestHead(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start else { return 0 }
@@ -51,7 +52,7 @@ private func checkPolicy(_ head: RawRequestHead) {
     }
     let access = RouteAccess(target: head.target.utf8)
     switch try? ProxyRoute(parsing: head.target) {
-    case .proxy?, .sessionPlaylist?, .sessionProxy?: precondition(access == .media, "a player's route that needs the token")
+    case .proxy?, .dash?, .sessionPlaylist?, .sessionProxy?: precondition(access == .media, "a player's route that needs the token")
     case .some: precondition(access == .control, "a control route that needs no token")
     case nil: break
     }

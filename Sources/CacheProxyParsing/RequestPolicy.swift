@@ -55,6 +55,9 @@ public struct RequestPolicy: Sendable {
     public struct Request: Sendable {
         public var method: String
         public var target: String
+        /// What the target's route needs: read from the route the connection parsed, or from
+        /// ``RouteTable`` for the target.
+        public var access: RouteAccess
         /// Every `Host` field (more than one is refused).
         public var hosts: [String]
         public var origin: String?
@@ -65,10 +68,11 @@ public struct RequestPolicy: Sendable {
         /// Whether it is a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`).
         public var isPreflight: Bool
 
-        public init(method: String, target: String, hosts: [String], origin: String? = nil, contentType: String? = nil,
-                    authorization: String? = nil, hasBody: Bool = false, isPreflight: Bool = false) {
+        public init(method: String, target: String, access: RouteAccess? = nil, hosts: [String], origin: String? = nil,
+                    contentType: String? = nil, authorization: String? = nil, hasBody: Bool = false, isPreflight: Bool = false) {
             self.method = method
             self.target = target
+            self.access = access ?? RouteAccess(target: target.utf8)
             self.hosts = hosts
             self.origin = origin
             self.contentType = contentType
@@ -116,7 +120,7 @@ public struct RequestPolicy: Sendable {
             guard let corsOrigin else { return .refuse(Self.foreign(origin, "send cross-origin requests here")) }
             return .approvePreflight(origin: corsOrigin)
         }
-        guard RouteAccess(target: request.target.utf8) == .control else { return .pass(corsOrigin: corsOrigin) }
+        guard request.access == .control else { return .pass(corsOrigin: corsOrigin) }
         if !["GET", "HEAD", "OPTIONS"].contains(request.method) {
             if let origin = request.origin, corsOrigin == nil {
                 return .refuse(Self.foreign(origin, "change the proxy's state"))

@@ -1,9 +1,9 @@
-import CacheProxyParsing
-
-/// The `route` label of `sparsecache_requests_total`: what a request asked of the proxy,
-/// told from its path alone, so that refused requests (a bad `url`, an unknown session) count
-/// under the route they were meant for.
-enum RouteLabel: Int, CaseIterable, Sendable {
+/// The `route` label of `sparsecache_requests_total`: what a request asked of the proxy, as its
+/// route in ``RouteTable`` declares it, so that refused requests (a bad `url`, an unknown
+/// session) count under the route they were meant for.
+///
+/// The raw values index the proxy's metric handles: a new label goes before ``other``.
+public enum RouteLabel: Int, CaseIterable, Sendable {
     /// `/proxy?url=...` (and DASH's path form, `/dash/...`): a player's request through the cache.
     case proxy
     /// A session's playlists and media (`/sessions/ID/index.m3u8`, `/sessions/ID/proxy?url=...`).
@@ -17,10 +17,11 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     case metrics
     /// The store's entries and their management (`/entries`, `/entries/pin`, `/entries/unpin`, `/evict`).
     case store
-    /// Anything else (404).
+    /// Anything else (the dashboard, and what is not found).
     case other
 
-    var name: String {
+    /// The label's value, as `/metrics` writes it.
+    public var name: String {
         switch self {
         case .proxy: "proxy"
         case .session: "session"
@@ -34,28 +35,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         }
     }
 
-    init(target: String) {
-        let path = target.utf8.prefix { $0 != UInt8(ascii: "?") }
-        func starts(_ prefix: String) -> Bool { path.starts(with: prefix.utf8) }
-        func ends(_ suffix: String) -> Bool { path.reversed().starts(with: suffix.utf8.reversed()) }
-        if path.elementsEqual("/proxy".utf8) || starts("/dash/") {
-            self = .proxy
-        } else if RouteAccess.isSessionResource(path) {
-            self = .session
-        } else if path.elementsEqual("/sessions".utf8) || starts("/sessions/") {
-            self = .sessions
-        } else if path.elementsEqual("/prefetch".utf8) {
-            self = .prefetch
-        } else if path.elementsEqual("/downloads".utf8) || starts("/downloads/") {
-            self = .downloads
-        } else if path.elementsEqual("/status".utf8) || path.elementsEqual("/debug/status".utf8) {
-            self = .status
-        } else if path.elementsEqual("/metrics".utf8) {
-            self = .metrics
-        } else if path.elementsEqual("/entries".utf8) || starts("/entries/") || path.elementsEqual("/evict".utf8) {
-            self = .store
-        } else {
-            self = .other
-        }
+    /// The label of the route `target`'s path names (its query is not parsed).
+    public init(target: String) {
+        self = RouteTable.traits(forPath: target.utf8).label
     }
 }

@@ -2,20 +2,24 @@ import CacheProxyParsing
 import NIOCore
 import NIOHTTP1
 
-/// Answers one request: parses its target, checks it, and hands it to the playlist, byte or
-/// status responder. Every failure before a response started becomes an error response;
-/// after that, the connection is closed so the client sees a broken response.
+/// Answers one request: hands it to the responder of the route the connection parsed from its
+/// target (``RoutedRequest``; the routes are declared in `RouteTable`, CacheProxyParsing), or
+/// answers what the route's traits and its parameters refuse. Every failure before a response
+/// started becomes an error response, in the route's error format; after that, the connection
+/// is closed so the client sees a broken response.
 struct RequestRouter: Sendable {
     let context: ProxyContext
 
     /// Serves `request`; returns whether the connection may carry another one. `body` is what
-    /// the request carried (read for POST only), nil when it was over the limit.
-    func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async -> Bool {
+    /// the request carried (read for POST only), nil when it was over its route's limit.
+    func respond(to routed: RoutedRequest, body: ByteBuffer?, writer: ResponseWriter) async -> Bool {
+        let request = routed.head
+        let traits = routed.route.traits
         context.counters.requestReceived()
         let started = ContinuousClock.now
-        defer { context.recordExchange(request, writer: writer, started: started) }
+        defer { context.recordExchange(request, label: traits.label, writer: writer, started: started) }
         do {
-            try await route(request, body: body, writer: writer)
+            try await dispatch(request, route: routed.route, body: body, writer: writer)
             return true
         } catch let failure as ProxyFailure {
             // The player sees only the status; the access log says why.
@@ -28,7 +32,7 @@ struct RequestRouter: Sendable {
             context.logger.debug("request failed", metadata: ["uri": "\(request.uri.prefix(200))", "status": "\(failure.status)", "error": "\(failure.message)"])
             do {
                 let status = HTTPResponseStatus(statusCode: failure.status)
-                if failure.field != nil || Self.isControlPath(request.uri) {
+                if failure.field != nil || traits.errors == .json {
                     // The control routes speak JSON, their errors included.
                     try await StatusResponder.sendJSON(ErrorBody(error: failure.message, field: failure.field), status: status,
                                                        headers: failure.headers, writer: writer)
@@ -46,10 +50,6 @@ struct RequestRouter: Sendable {
         }
     }
 
-    /// Paths whose routes take methods other than GET and HEAD; everything else answers 405 to
-    /// them, whatever its query holds.
-    private static let controlPaths = ["/prefetch", "/sessions", "/downloads", "/entries", "/evict"]
-
     /// A JSON error answer: `{"error": "...", "field": "\"quality\""}` (field null when the error
     /// is about no field).
     private struct ErrorBody: Encodable {
@@ -65,23 +65,16 @@ struct RequestRouter: Sendable {
         private enum CodingKeys: String, CodingKey { case error, field }
     }
 
-    private static func isControlPath(_ uri: String) -> Bool {
-        let path = uri.prefix { $0 != "?" }
-        return controlPaths.contains { path == $0 || path.hasPrefix($0 + "/") } && !RouteAccess.isSessionResource(path.utf8)
-    }
-
-    private func route(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
-        let readsOnly = request.method == .GET || request.method == .HEAD
-        if !readsOnly {
-            let path = request.uri.prefix { $0 != "?" }
-            guard Self.controlPaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else {
-                throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
-            }
+    private func dispatch(_ request: HTTPRequestHead, route routed: RequestRoute, body: ByteBuffer?, writer: ResponseWriter) async throws {
+        // Before the parameters: a POST of a player's URL is 405 whatever its query holds.
+        if routed.traits.methods == .getAndHead, request.method != .GET, request.method != .HEAD {
+            throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
         }
         let route: ProxyRoute
-        do {
-            route = try ProxyRoute(parsing: request.uri.utf8, limits: context.configuration.limits.requestTarget)
-        } catch {
+        switch routed.parsed {
+        case .success(let parsed):
+            route = parsed
+        case .failure(let error):
             switch error.code {
             case .notFound: throw ProxyFailure(status: 404, "not found: use /proxy?url=<percent-encoded URL> or /status")
             case .tooLong: throw ProxyFailure(status: 414, error.message)

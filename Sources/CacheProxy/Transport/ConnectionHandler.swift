@@ -1,3 +1,4 @@
+import CacheProxyParsing
 import NIOCore
 import NIOHTTP1
 
@@ -21,10 +22,11 @@ struct ConnectionHandler {
             try await connection.executeThenClose { inbound, outbound in
                 var requests = inbound.makeAsyncIterator()
                 while let part = try await requests.next() {
-                    guard case .head(let head) = part else { continue }
-                    // Only a POST's body matters (a prefetch list), up to a limit; other bodies
-                    // are skipped up to their end.
-                    let limit = head.method == .POST ? context.configuration.limits.prefetch.maximumBodyBytes : 0
+                    guard case .head(let request) = part else { continue }
+                    let head = request.head
+                    // Only a POST's body matters, up to the limit its route declares; other
+                    // bodies are skipped up to their end.
+                    let limit = head.method == .POST ? bodyLimit(of: request.route) : 0
                     var body = allocator.buffer(capacity: 0)
                     var tooLarge = false
                     var ended = false
@@ -39,7 +41,7 @@ struct ConnectionHandler {
                     }
                     guard ended else { return }
                     let writer = ResponseWriter(outbound: outbound, allocator: allocator, request: head)
-                    let complete = await router.respond(to: head, body: tooLarge ? nil : body, writer: writer)
+                    let complete = await router.respond(to: request, body: tooLarge ? nil : body, writer: writer)
                     guard complete, writer.keepAlive else {
                         // Closing drops what the channel still holds for the client: a complete
                         // response is sent out whole first (a half-close waits for the pending
@@ -52,5 +54,12 @@ struct ConnectionHandler {
         } catch {
             context.logger.trace("connection ended", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// The most bytes of a `POST` body read for `route` (0: none), as its entry in the route
+    /// table declares under the proxy's configured limits.
+    private func bodyLimit(of route: RequestRoute) -> Int {
+        let limits = context.configuration.limits
+        return route.traits.body.maximumBytes(prefetch: limits.prefetch, sessions: limits.sessions)
     }
 }

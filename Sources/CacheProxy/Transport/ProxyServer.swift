@@ -4,7 +4,7 @@ import NIOPosix
 
 /// The listening socket and the pipeline every connection gets.
 enum ProxyServer {
-    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    typealias Connection = NIOAsyncChannel<RoutedRequestPart, HTTPServerResponsePart>
     typealias Listener = NIOAsyncChannel<Connection, Never>
 
     static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
@@ -36,7 +36,9 @@ enum ProxyServer {
                     }
                     let pipeline = channel.pipeline.syncOperations
                     let fileHandles = ConnectionFileHandles()
-                    let responder = HitResponder(proxy: context, fileHandles: fileHandles)
+                    // The connection's targets are parsed once, by whichever handler reads one first.
+                    let routes = RouteMemo(limits: configuration.limits.requestTarget)
+                    let responder = HitResponder(proxy: context, fileHandles: fileHandles, routes: routes)
                     context.heldFiles.add(responder, on: channel.eventLoop)
                     let fence = ResponseFence()
                     let gate = RequestGate(policy: policy, channel: channel)
@@ -57,8 +59,8 @@ enum ProxyServer {
                     // Below every handler that answers, so that it sees every response end.
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
                     // Before every handler that answers a request (new routes are guarded by default).
-                    try pipeline.addHandler(RequestGuardHandler(gate: gate))
-                    try pipeline.addHandler(CacheHitHandler(responder: responder))
+                    try pipeline.addHandler(RequestGuardHandler(gate: gate, routes: routes))
+                    try pipeline.addHandler(CacheHitHandler(responder: responder, routes: routes))
                     context.connections.add(channel)
                     return try Connection(wrappingChannelSynchronously: channel)
                 }

@@ -32,13 +32,13 @@ final class RequestGate {
         return true
     }
 
-    /// The verdict on a request the decoder delivered.
-    func verdict(for head: HTTPRequestHead) -> RequestPolicy.Verdict {
+    /// The verdict on a request the decoder delivered, whose route needs `access`.
+    func verdict(for head: HTTPRequestHead, access: RouteAccess) -> RequestPolicy.Verdict {
         let headers = head.headers
         let length = headers.first(name: "content-length").flatMap { Int($0) } ?? 0
         let origin = headers.first(name: "origin")
         let request = RequestPolicy.Request(
-            method: head.method.rawValue, target: head.uri, hosts: headers["host"], origin: origin,
+            method: head.method.rawValue, target: head.uri, access: access, hosts: headers["host"], origin: origin,
             contentType: headers.first(name: "content-type"), authorization: headers.first(name: "authorization"),
             hasBody: length > 0 || headers.contains(name: "transfer-encoding"),
             isPreflight: head.method == .OPTIONS && origin != nil && headers.contains(name: "access-control-request-method"))

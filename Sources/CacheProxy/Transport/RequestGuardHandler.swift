@@ -7,7 +7,8 @@ import NIOHTTP1
 /// route is guarded without doing anything). A refused request is answered here, with its
 /// status and a one-line reason, once its body has been read and dropped; an approved CORS
 /// preflight gets its `204`. A request from an allowed origin goes on, and its response gets
-/// the CORS headers here on its way out.
+/// the CORS headers here on its way out. What the route needs (its ``RouteAccess``) is read from
+/// the route the connection parsed (``RouteMemo``), not worked out from the target again.
 ///
 /// It sits below `RequestHeadTimeoutHandler`, which must see the ends of its answers too.
 final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -30,10 +31,12 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private static let allowedHeaders = "Authorization, Content-Type, Range, If-Range"
 
     private let gate: RequestGate
+    private let routes: RouteMemo
     private var state = State.idle
 
-    init(gate: RequestGate) {
+    init(gate: RequestGate, routes: RouteMemo) {
         self.gate = gate
+        self.routes = routes
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -44,7 +47,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
-            switch gate.verdict(for: head) {
+            switch gate.verdict(for: head, access: routes.route(for: head.uri).traits.access) {
             case .pass(let corsOrigin):
                 state = .forwarding(corsOrigin: corsOrigin)
                 context.fireChannelRead(data)

@@ -4,13 +4,14 @@ import NIOHTTP1
 /// Answers cache hits among the requests SwiftNIO's HTTP decoder delivers (those
 /// `RawHitHandler` did not answer from the raw bytes), through the connection's `HitResponder`.
 /// Everything else (misses, playlists, larger unverified bodies, errors, `/status`) goes on to
-/// the asynchronous handler behind it.
+/// the asynchronous handler behind it, its head with the route the connection parsed for it
+/// (``RoutedRequest``).
 ///
 /// It sits after `HTTPServerPipelineHandler`, which hands over a request only once the
 /// previous response has ended, so answers from here and from behind never interleave.
 final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
+    typealias InboundOut = RoutedRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private enum State {
@@ -22,10 +23,12 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private let responder: HitResponder
+    private let routes: RouteMemo
     private var state = State.idle
 
-    init(responder: HitResponder) {
+    init(responder: HitResponder, routes: RouteMemo) {
         self.responder = responder
+        self.routes = routes
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -44,7 +47,8 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state = .answering(answer)
             } else {
                 state = .forwarding
-                context.fireChannelRead(data)
+                let routed = RoutedRequest(head: head, route: routes.route(for: head.uri))
+                context.fireChannelRead(wrapInboundOut(.head(routed)))
             }
         case (.body, .answering):
             break  // a GET's body means nothing here
@@ -53,11 +57,11 @@ final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
             if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
             context.writeLastAndFlush(wrapOutboundOut(.end(nil)), keepAlive: answer.keepAlive, logging: answer.log)
-        case (.end, _):
+        case (.end(let trailers), _):
             state = .idle
-            context.fireChannelRead(data)
-        case (.body, _):
-            context.fireChannelRead(data)
+            context.fireChannelRead(wrapInboundOut(.end(trailers)))
+        case (.body(let bytes), _):
+            context.fireChannelRead(wrapInboundOut(.body(bytes)))
         }
     }
 }

@@ -71,6 +71,7 @@ final class HitResponder {
 
     private let proxy: ProxyContext
     private let fileHandles: ConnectionFileHandles
+    private let routes: RouteMemo
     private var lastTarget: Target?
     /// The request target the connection's last hit named (or the last one looked at): the raw
     /// reader reuses it for a request that names it again.
@@ -79,9 +80,10 @@ final class HitResponder {
     private var writeChooser = HitWriteChooser()
     private var residency: ResidencyMemo
 
-    init(proxy: ProxyContext, fileHandles: ConnectionFileHandles) {
+    init(proxy: ProxyContext, fileHandles: ConnectionFileHandles, routes: RouteMemo) {
         self.proxy = proxy
         self.fileHandles = fileHandles
+        self.routes = routes
         residency = ResidencyMemo(coldReader: proxy.coldReader)
     }
 
@@ -168,11 +170,12 @@ final class HitResponder {
         writeChooser.record(method, length: length, nanoseconds: nanoseconds)
     }
 
-    /// What a request target names, parsed once per distinct target of the connection.
+    /// What a request target names, parsed once per distinct target of the connection (the
+    /// handlers behind the decoder find the route in the connection's ``RouteMemo``).
     private func target(of uri: String) -> Target? {
         if let lastTarget, lastTarget.uri == uri { return lastTarget }
         let origin: OriginURL
-        switch try? ProxyRoute(parsing: uri.utf8, limits: proxy.configuration.limits.requestTarget) {
+        switch routes.route(for: uri).route {
         case .proxy(let named, let directives)? where directives.isEmpty: origin = named
         case .dash(let named)?: origin = named
         default: return nil
