@@ -61,7 +61,8 @@ public final class CacheProxy: Sendable {
     /// ``start()`` or ``run()``.
     ///
     /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, a host
-    ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``,
+    ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``
+    ///   or with an ``OriginClientKind`` that does not check its connections' peers,
     ///   a ``CacheProxyConfiguration/publicURL`` that is not a plain http(s) URL, or limits
     ///   below 1.
     public init(store: CacheStore, configuration: CacheProxyConfiguration = CacheProxyConfiguration(),
@@ -72,6 +73,11 @@ public final class CacheProxy: Sendable {
         guard configuration.allowsNonLoopback || Self.isLoopback(configuration.host) else {
             throw CacheProxyError(.invalidConfiguration,
                                   "\(configuration.host) is not a loopback address; allow it explicitly to listen there")
+        }
+        guard configuration.originClient.checksPeers || Self.isLoopback(configuration.host) else {
+            throw CacheProxyError(.invalidConfiguration,
+                                  "the origin client \(configuration.originClient.name) cannot check where its connections lead, "
+                                      + "which a proxy listening beyond loopback needs; use .asyncHTTPClient")
         }
         if let publicURL = configuration.publicURL, PublicAddress.base(publicURL) == nil {
             throw CacheProxyError(.invalidConfiguration, """

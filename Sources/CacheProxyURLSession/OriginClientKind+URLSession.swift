@@ -5,6 +5,6 @@ extension OriginClientKind {
     /// Apple platforms, so an app links no HTTP library of its own. It cannot check the address
     /// each connection reached (see ``URLSessionOriginClient``).
     public static var urlSession: OriginClientKind {
-        OriginClientKind(name: "urlSession") { URLSessionOriginClient($0) }
+        OriginClientKind(name: "urlSession", checksPeers: false) { URLSessionOriginClient($0) }
     }
 }

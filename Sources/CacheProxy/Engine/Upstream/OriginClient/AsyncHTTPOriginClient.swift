@@ -120,6 +120,6 @@ final class AsyncHTTPOriginClient: OriginClient {
 extension OriginClientKind {
     /// AsyncHTTPClient on the proxy's event loops, with swift-nio-ssl for `https` origins.
     public static var asyncHTTPClient: OriginClientKind {
-        OriginClientKind(name: "asyncHTTPClient") { AsyncHTTPOriginClient($0) }
+        OriginClientKind(name: "asyncHTTPClient", checksPeers: true) { AsyncHTTPOriginClient($0) }
     }
 }

@@ -28,12 +28,18 @@ public protocol OriginClient: Sendable {
 public struct OriginClientKind: Sendable {
     /// A name for logs and status (`urlSession`, `asyncHTTPClient`).
     public let name: String
+    /// Whether its clients call ``OriginClientSettings/checkPeer`` for every connection they
+    /// make. A proxy listening beyond loopback refuses a kind that does not: there, a name that
+    /// resolves to a private address only after the guard's lookup would reach the network behind
+    /// the server.
+    public let checksPeers: Bool
     private let make: @Sendable (OriginClientSettings) -> any OriginClient
 
     /// - Parameter make: makes a client for one lane; called once per lane when the proxy
     ///   starts.
-    public init(name: String, make: @escaping @Sendable (OriginClientSettings) -> any OriginClient) {
+    public init(name: String, checksPeers: Bool, make: @escaping @Sendable (OriginClientSettings) -> any OriginClient) {
         self.name = name
+        self.checksPeers = checksPeers
         self.make = make
     }
 
