@@ -3,57 +3,88 @@
 /// a conformance search in the runtime on first use, more than a small playlist's whole parse.)
 ///
 /// A class, so that reading the shared table costs no copy and no reference counting of its
-/// arrays. A name is read as two 16-byte vectors (its 32 bytes from the start, the bytes past
-/// its length masked to zero by a table indexed by the length); a lookup hashes the vectors'
-/// four words, probes a table at most a quarter full (usually once) and compares both vectors
-/// at once, with no byte loop and no branch on the name's length (which follows no pattern
-/// from one attribute to the next). Names are 1 to 32 bytes.
+/// array. A name is read as up to four 64-bit words: its first eight bytes and its last eight
+/// (which overlap for names of 8 to 16 bytes), plus bytes 8 to 16 and 16 to 24 for longer ones.
+/// A lookup hashes the first two, probes a table at most a quarter full (usually once) and
+/// compares words, with no byte loop. Names are 1 to 32 bytes.
 final class NameTable: Sendable {
+    /// One slot of the open-addressing table: the key words, the name's length (0 marks an
+    /// empty slot) and its id's raw value. Keys sit in the slots so that a probe reads one record.
+    private struct Slot: Sendable {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var middle: UInt64 = 0
+        var middle2: UInt64 = 0
+        var length: UInt8 = 0
+        var id: UInt8 = 0
+    }
+
     /// The longest name a table holds.
     static var maximumLength: Int { 32 }
 
-    /// Slots of the open-addressing table: enough for 128 names at most a quarter full. One
-    /// size for every table, so that the mask is a constant.
-    private static let slotCount = 512
-    /// Where the slots start in ``vectors``, after the length masks.
-    private static let firstSlot = 2 * (maximumLength + 1)
-
-    /// One array, so that a lookup reads a single base address: first, for each length from 0
-    /// to 32, two vectors whose first `length` bytes are 0xFF and the rest 0 (what is kept of
-    /// the 32 bytes read at a name's start); then the slots, three vectors each: the name's
-    /// bytes (zero past its length) in two, and its length (0 marks an empty slot) and id in
-    /// the first two bytes of the third. Keys sit in the slots so that a probe reads one record.
-    private let vectors: [SIMD16<UInt8>]
+    private let slots: [Slot]
+    private let mask: Int
 
     init(_ entries: [(String, UInt8)]) {
-        precondition(entries.count * 4 <= Self.slotCount, "a NameTable holds 128 names at most")
-        var vectors = (0...Self.maximumLength).flatMap { length in
-            let bytes = (0..<Self.maximumLength).map { $0 < length ? UInt8.max : 0 }
-            return [SIMD16(bytes[0..<16]), SIMD16(bytes[16..<32])]
-        }
-        vectors += [SIMD16<UInt8>](repeating: SIMD16(), count: 3 * Self.slotCount)
+        var size = 16
+        while size < entries.count * 4 { size *= 2 }
+        mask = size - 1
+        var slots = [Slot](repeating: Slot(), count: size)
         for (text, id) in entries {
-            let name = Array(text.utf8)
+            var name = Array(text.utf8)
             precondition(!name.isEmpty && name.count <= Self.maximumLength, "NameTable names are 1 to 32 bytes")
-            let padded = name + [UInt8](repeating: 0, count: Self.maximumLength - name.count)
-            let low = SIMD16(padded[0..<16])
-            let high = SIMD16(padded[16..<32])
-            var index = Self.slot(low, high)
-            while vectors[Self.firstSlot + 3 * index + 2][0] != 0 { index = (index + 1) % Self.slotCount }
-            var meta = SIMD16<UInt8>()
-            meta[0] = UInt8(name.count)
-            meta[1] = id
-            vectors.replaceSubrange((Self.firstSlot + 3 * index)..<(Self.firstSlot + 3 * index + 3), with: [low, high, meta])
+            let length = name.count
+            // Padding, so that the table's own names can be read a word at a time.
+            name += [UInt8](repeating: 0, count: 8)
+            let slot: Slot = name.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return Slot() }
+                var slot = Slot(head: Self.head(base, 0, length), tail: Self.tail(base, 0, length), length: UInt8(length),
+                                id: id)
+                if length > 16 {
+                    slot.middle = SWAR.load(base, 8)
+                    slot.middle2 = length > 24 ? SWAR.load(base, 16) : 0
+                }
+                return slot
+            }
+            var index = Self.slot(slot.head, slot.tail, mask)
+            while slots[index].length != 0 { index = (index + 1) & mask }
+            slots[index] = slot
         }
-        self.vectors = vectors
+        self.slots = slots
+    }
+
+    /// The first eight bytes of the name (those there are, for a shorter one), which must be
+    /// readable as a word.
+    @inline(__always)
+    private static func head(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        // A shift, not a choice between two values: name lengths follow no pattern.
+        SWAR.load(base, start) & (UInt64.max &>> UInt64(64 &- 8 &* min(length, 8)))
+    }
+
+    /// The last eight bytes of a name longer than eight bytes; 0 for a shorter one. The bytes
+    /// from `start` to `start + max(length, 8)` must be readable.
+    @inline(__always)
+    private static func tail(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        word(base, start, from: length &- 8, ifLongerThan: 8, length)
+    }
+
+    /// The word at `offset` of a name longer than `minimum` bytes; 0 for a shorter one. The load
+    /// is made whatever the length (at the name's start when `offset` is outside it), so that
+    /// choosing costs no branch.
+    @inline(__always)
+    private static func word(_ base: UnsafePointer<UInt8>, _ start: Int, from offset: Int, ifLongerThan minimum: Int,
+                             _ length: Int) -> UInt64 {
+        let word = SWAR.load(base, start &+ max(0, min(offset, length &- 8)))
+        // Shifted out by 32 twice when the name is not longer than `minimum`: arithmetic on the
+        // sign of the difference. (Masked with zero instead, the load became a branch again.)
+        let shift = UInt64(bitPattern: Int64(length &- minimum &- 1) &>> 63) & 32
+        return (word &>> shift) &>> shift
     }
 
     @inline(__always)
-    private static func slot(_ low: SIMD16<UInt8>, _ high: SIMD16<UInt8>) -> Int {
-        let low = unsafeBitCast(low, to: SIMD2<UInt64>.self)
-        let high = unsafeBitCast(high, to: SIMD2<UInt64>.self)
-        let mixed = ((low[0] ^ high[1]) ^ ((low[1] ^ high[0]) &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
-        return Int(truncatingIfNeeded: mixed >> 40) & (slotCount &- 1)
+    private static func slot(_ head: UInt64, _ tail: UInt64, _ mask: Int) -> Int {
+        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 40) & mask
     }
 
     /// The id of the name in `span`. `readableEnd` is where readable memory ends.
@@ -62,32 +93,32 @@ final class NameTable: Sendable {
         let length = span.count
         let start = span.lowerBound
         guard length > 0, length <= Self.maximumLength else { return nil }
-        guard start &+ Self.maximumLength <= readableEnd else { return lookupNearEnd(base, span) }
-        let name = UnsafeRawPointer(base + start)
-        return vectors.withUnsafeBufferPointer { vectors in
-            let low = name.loadUnaligned(as: SIMD16<UInt8>.self) & vectors[length &* 2]
-            let high = name.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self) & vectors[length &* 2 &+ 1]
-            var index = Self.slot(low, high)
+        guard start &+ 8 <= readableEnd else { return lookupNearEnd(base, span) }
+        let head = Self.head(base, start, length)
+        let tail = Self.tail(base, start, length)
+        let middle = Self.word(base, start, from: 8, ifLongerThan: 16, length)
+        let middle2 = Self.word(base, start, from: 16, ifLongerThan: 24, length)
+        return slots.withUnsafeBufferPointer { slots in
+            var index = Self.slot(head, tail, mask)
             while true {
-                let slot = Self.firstSlot &+ 3 &* index
-                let equal = VectorMask.bits((vectors[slot] .== low) .& (vectors[slot &+ 1] .== high))
-                let meta = vectors[slot &+ 2]
-                // The length too: a name that ends in zero bytes masks like a shorter one.
-                if equal == 0xFFFF && Int(meta[0]) == length { return meta[1] }
-                if meta[0] == 0 { return nil }
-                index = (index &+ 1) & (Self.slotCount &- 1)
+                let candidate = slots[index]
+                // Every word compared, with one branch: which ones a name has depends on its length.
+                let difference = (candidate.head ^ head) | (candidate.tail ^ tail) | (candidate.middle ^ middle)
+                    | (candidate.middle2 ^ middle2) | UInt64(truncatingIfNeeded: Int(candidate.length) ^ length)
+                if difference == 0 { return candidate.id }
+                if candidate.length == 0 { return nil }
+                index = (index &+ 1) & mask
             }
         }
     }
 
-    /// A name that starts less than 32 bytes before the end of the input: copied into a buffer
-    /// of 32 bytes first.
+    /// A name that ends less than eight bytes before the end of the input (so shorter than
+    /// eight bytes): copied into a word first.
     private func lookupNearEnd(_ base: UnsafePointer<UInt8>, _ span: ByteSpan) -> UInt8? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength) { buffer in
-            guard let padded = buffer.baseAddress else { return nil }
-            padded.initialize(repeating: 0, count: Self.maximumLength)
-            padded.update(from: base + span.lowerBound, count: span.count)
-            return lookup(UnsafePointer(padded), ByteSpan(0, span.count), readableEnd: Self.maximumLength)
+        var padded = [UInt8](repeating: 0, count: 8)
+        for offset in 0..<span.count { padded[offset] = base[span.lowerBound + offset] }
+        return padded.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { lookup($0, ByteSpan(0, span.count), readableEnd: 8) }
         }
     }
 }
