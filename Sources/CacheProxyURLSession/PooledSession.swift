@@ -25,8 +25,8 @@ final class PooledSession: Sendable {
 
     /// Cancels the request in flight, if any, and ends the session (a session keeps its
     /// delegate until it is invalidated). Returns at once: the work is done on another queue,
-    /// because this may be called from the delegate, on the session's work queue on Linux, which
-    /// both calls wait for.
+    /// because this may be called from the delegate, and invalidating waits for the session's
+    /// work queue (on Linux one queue shared by every session of the process).
     func close() {
         guard !isClosed.exchange(true, ordering: .relaxed) else { return }
         let session = session
@@ -39,14 +39,10 @@ final class PooledSession: Sendable {
         }
     }
 
-    /// The queue the delegate is called on: a serial one; on Linux, the session's own work
-    /// queue (``InlineOperationQueue``), so that a held-back transfer stops libcurl from reading.
+    /// The queue the delegate is called on: a serial one, so that a transfer's events come in
+    /// order.
     private static func delegateQueue() -> OperationQueue {
-        #if canImport(FoundationNetworking)
-        let queue = InlineOperationQueue()
-        #else
         let queue = OperationQueue()
-        #endif
         queue.maxConcurrentOperationCount = 1
         return queue
     }

@@ -5,9 +5,9 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// The sessions of one client: each request in flight has one to itself (a held-back transfer
-/// blocks its whole session on Linux), and a finished request's session waits for the next one,
-/// with the connection it keeps open.
+/// The sessions of one client: each request in flight has one to itself (so its delegate serves
+/// one transfer), and a finished request's session waits for the next one, with the connection
+/// it keeps open.
 final class SessionPool: Sendable {
     private struct State {
         var idle: [PooledSession] = []

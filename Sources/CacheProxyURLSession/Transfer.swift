@@ -9,14 +9,18 @@ import Synchronization
 
 /// One request of a ``URLSessionOriginClient``, from the data task's start to the end of its
 /// body: turns the session delegate's callbacks into the response head and a stream of body
-/// chunks, times the head and the body's silences, and holds the transfer back while too many
-/// bytes wait for the reader.
+/// chunks, times the head and the body's silences, and (on Apple platforms) suspends the task
+/// while too many bytes wait for the reader.
 ///
 /// Its state changes under one lock; what the changes call for (resuming the caller, ending
 /// the stream, cancelling the task) is done after the lock is released, because those calls
-/// can come back into this object (a stream's end calls its termination handler) or wait for
-/// the session's work queue (a task's `cancel()` on Linux, while a data callback may be
-/// waiting for this lock).
+/// can come back into this object (a stream's end calls its termination handler).
+///
+/// Linux has no way to hold a transfer back: swift-corelibs-foundation's
+/// `URLSessionTask.suspend()` takes the transfer out of libcurl and `resume()` sends the request
+/// again from the start (the body would arrive twice), and a delegate that waits stops every
+/// `URLSession` of the process, which share one work queue. There the body is buffered for the
+/// reader as fast as it arrives.
 final class Transfer: Sendable {
     private struct State {
         enum Phase {
@@ -38,14 +42,11 @@ final class Transfer: Sendable {
         /// When the origin last sent a byte, or the transfer was last let go on.
         var lastProgress = NIODeadline.now()
         var isHeldBack = false
-        /// Where the data callback waits while the transfer is held back (Linux).
-        var waiter: DispatchSemaphore?
 
         /// Ends the transfer: what must be released, resumed or cancelled afterwards.
         mutating func end() -> Ending {
-            let ending = Ending(phase: phase, task: task, waiter: waiter, timers: [headTimer, readTimer].compactMap { $0 })
+            let ending = Ending(phase: phase, task: task, timers: [headTimer, readTimer].compactMap { $0 })
             phase = .ended
-            waiter = nil
             headTimer = nil
             readTimer = nil
             return ending
@@ -56,11 +57,9 @@ final class Transfer: Sendable {
     private struct Ending {
         var phase: State.Phase
         var task: URLSessionDataTask?
-        var waiter: DispatchSemaphore?
         var timers: [Scheduled<Void>]
 
         func release() {
-            waiter?.signal()
             for timer in timers { timer.cancel() }
         }
     }
@@ -74,7 +73,8 @@ final class Transfer: Sendable {
 
     /// - Parameters:
     ///   - readTimeout: the longest silence of the body.
-    ///   - bufferLimit: the most bytes that wait for the reader before the transfer is held back.
+    ///   - bufferLimit: the most bytes that wait for the reader before the task is suspended
+    ///     (Apple platforms).
     ///   - eventLoop: runs the timers.
     init(readTimeout: TimeAmount, bufferLimit: Int, eventLoop: any EventLoop) {
         self.readTimeout = readTimeout
@@ -139,8 +139,8 @@ final class Transfer: Sendable {
             return
         }
         guard let task = ending.task else { return }
-        // Never here and now: this may run on the session's work queue (a head that is not
-        // HTTP) or on an event loop, and on Linux `cancel()` waits for that work queue.
+        // Not here: this may run on an event loop (a timer), and `cancel()` may wait for the
+        // session's work queue.
         DispatchQueue.global().async { task.cancel() }
     }
 
@@ -168,49 +168,38 @@ final class Transfer: Sendable {
         continuation.resume(returning: answer)
     }
 
-    /// A body chunk from the network. On Linux this runs on the session's work queue and, when
-    /// the reader is too far behind, waits there until it has caught up.
+    /// A body chunk from the network.
     func received(_ data: Data) {
         var chunk = ByteBufferAllocator().buffer(capacity: data.count)
         data.withUnsafeBytes { _ = chunk.writeBytes($0) }
-        let waiter: DispatchSemaphore?? = state.withLock { state in
-            guard case .streaming = state.phase else { return .none }
+        let isStreaming = state.withLock { state in
+            guard case .streaming = state.phase else { return false }
             state.buffered += data.count
             state.received += Int64(data.count)
             state.lastProgress = .now()
-            guard state.buffered > bufferLimit, !state.isHeldBack else { return .some(nil) }
-            state.isHeldBack = true
-            #if canImport(FoundationNetworking)
-            let waiter = DispatchSemaphore(value: 0)
-            state.waiter = waiter
-            return .some(waiter)
-            #else
-            // Under the lock, so that the reader's `resume()` cannot come first.
-            state.task?.suspend()
-            return .some(nil)
+            #if !canImport(FoundationNetworking)
+            if state.buffered > bufferLimit, !state.isHeldBack {
+                state.isHeldBack = true
+                // Under the lock, so that the reader's `resume()` cannot come first.
+                state.task?.suspend()
+            }
             #endif
+            return true
         }
-        guard case .some(let waiter) = waiter else { return }
-        bodyInput.yield(chunk)
-        waiter?.wait()
+        if isStreaming { bodyInput.yield(chunk) }
     }
 
-    /// The reader took `count` bytes: lets a held-back transfer go on once most of the buffer
-    /// is read, so that it resumes with room for several network reads.
+    /// The reader took `count` bytes: resumes a suspended task once most of the buffer is
+    /// read, so that it goes on with room for several network reads.
     func consumed(_ count: Int) {
-        let waiter = state.withLock { state -> DispatchSemaphore? in
+        state.withLock { state in
             state.buffered -= count
-            guard state.isHeldBack, state.buffered <= bufferLimit / 4 else { return nil }
+            guard state.isHeldBack, state.buffered <= bufferLimit / 4 else { return }
             state.isHeldBack = false
-            // The origin was not silent while it was held back.
+            // The origin was not silent while the task was suspended.
             state.lastProgress = .now()
-            #if !canImport(FoundationNetworking)
             state.task?.resume()
-            #endif
-            defer { state.waiter = nil }
-            return state.waiter
         }
-        waiter?.signal()
     }
 
     /// The task completed, with `error` or not; `response` is the task's, for a head that

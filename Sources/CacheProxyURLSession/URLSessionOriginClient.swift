@@ -12,12 +12,12 @@ import FoundationNetworking
 /// of it, and how `URLSession` is made to do it:
 /// - **Redirects** are not followed: the session's delegate declines every one, and the `3xx`
 ///   comes back as the response, for ``OriginGuard`` to check and follow.
-/// - **Bounded memory**: at most ``bufferLimit`` bytes wait for the reader; past that the
-///   transfer is held back until the reader has taken most of them (see ``Transfer``).
+/// - **Bounded memory (Apple platforms)**: past ``bufferLimit`` bytes waiting for the reader,
+///   the data task is suspended until the reader has taken most of them.
 /// - **Timeouts**: the head must arrive before ``OriginRequest/deadline``
 ///   (``OriginClientError/Kind/responseTimeout``); the body may be silent for at most
 ///   ``OriginClientSettings/readTimeout`` (``OriginClientError/Kind/readTimeout``), not counting
-///   the time it is held back for a slow reader. Both are timed here, not by `URLSession`,
+///   the time it is suspended for a slow reader. Both are timed here, not by `URLSession`,
 ///   whose own timer (Linux: whole seconds) is set a second later as a backstop.
 /// - **Cancellation**: cancelling the calling task, or dropping the response or its body
 ///   unread, cancels the data task at once, which closes its connection.
@@ -37,11 +37,15 @@ import FoundationNetworking
 /// - **``OriginClientSettings/connectTimeout`` is not timed on its own**: `URLSession` does not
 ///   report when a connection is made. A connection that never completes fails with
 ///   ``OriginClientError/Kind/responseTimeout`` at the request's deadline.
-/// - **Connections are not shared between concurrent requests**: on Linux, suspending a data
-///   task restarts it, so a transfer is held back by blocking its session's work queue, and
-///   each request in flight has a session of its own (kept for the next request, so
-///   connections are still reused one after another). Apple platforms do the same for
-///   uniformity and suspend the task instead.
+/// - **No bound on a body's memory on Linux**: swift-corelibs-foundation's `suspend()` takes a
+///   running transfer out of libcurl and `resume()` sends the request again from the start,
+///   and a delegate that waits stops every `URLSession` of the process (they share one work
+///   queue). A reader slower than the network there has the rest of the body buffered for it.
+///
+/// Each request in flight has a session of its own, kept for the next request when it ends (up
+/// to ``OriginClientSettings/connectionsPerHost`` of them), so that a session's delegate serves
+/// one transfer at a time and connections are reused one request after another, as a pool of
+/// HTTP/1.1 connections would.
 public final class URLSessionOriginClient: OriginClient {
     /// The most body bytes that wait for the reader before the transfer is held back: a few
     /// network reads, enough that a reader that keeps up never stalls the transfer.

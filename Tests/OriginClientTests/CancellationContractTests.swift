@@ -10,7 +10,7 @@ struct CancellationContractTests {
     @Test("cancelling the reader mid-body ends the stream promptly and closes the connection", arguments: originClientKinds)
     func cancelMidBody(kind: OriginClientKind) async throws {
         try await withOrigin { origin in
-            origin.set("/drip", .drip(count: 4 << 20, chunk: 16 * 1024, interval: .milliseconds(20)))
+            origin.set("/drip", .drip(count: 64 << 20, chunk: 16 * 1024, interval: .milliseconds(20)))
             try await ClientUnderTest.with(kind) { client in
                 let firstChunk = TestGate()
                 let reader = Task {
@@ -26,7 +26,8 @@ struct CancellationContractTests {
                 let cancelled = ContinuousClock.now
                 reader.cancel()
                 let outcome = await reader.result
-                #expect(ContinuousClock.now - cancelled < .seconds(10))
+                // Generous for a loaded machine; a client that did not cancel would take minutes.
+                #expect(ContinuousClock.now - cancelled < .seconds(60))
                 #expect(throws: CancellationError.self) { try outcome.get() }
                 try await waitUntil("the origin saw the connection closed") { origin.endings("/drip") == [.abandoned] }
             }
@@ -36,14 +37,15 @@ struct CancellationContractTests {
     @Test("cancelling while the head is awaited ends the request and closes the connection", arguments: originClientKinds)
     func cancelDuringHead(kind: OriginClientKind) async throws {
         try await withOrigin { origin in
-            origin.set("/slow", .slowHead(.seconds(60)))
+            origin.set("/slow", .slowHead(.seconds(300)))
             try await ClientUnderTest.with(kind) { client in
-                let request = Task { try await client.get(origin.url("/slow"), deadline: .seconds(120)) }
+                let request = Task { try await client.get(origin.url("/slow"), deadline: .seconds(600)) }
                 try await waitUntil("the origin has the request") { origin.requests("/slow") == 1 }
                 let cancelled = ContinuousClock.now
                 request.cancel()
                 let outcome = await request.result
-                #expect(ContinuousClock.now - cancelled < .seconds(10))
+                // Generous for a loaded machine; a client that did not cancel would take minutes.
+                #expect(ContinuousClock.now - cancelled < .seconds(60))
                 #expect(throws: CancellationError.self) { try outcome.get() }
                 try await waitUntil("the origin saw the connection closed") { origin.endings("/slow") == [.abandoned] }
             }
@@ -53,7 +55,7 @@ struct CancellationContractTests {
     @Test("dropping a response unread ends its request", arguments: originClientKinds)
     func droppedResponse(kind: OriginClientKind) async throws {
         try await withOrigin { origin in
-            origin.set("/drip", .drip(count: 4 << 20, chunk: 16 * 1024, interval: .milliseconds(20)))
+            origin.set("/drip", .drip(count: 64 << 20, chunk: 16 * 1024, interval: .milliseconds(20)))
             try await ClientUnderTest.with(kind) { client in
                 do {
                     let response = try await client.get(origin.url("/drip"))

