@@ -35,7 +35,10 @@ final class PooledSession: Sendable {
             // Its task's data callback may be waiting for the reader; it must stop waiting
             // before the task can be cancelled.
             delegate.cancelCurrent()
-            session.invalidateAndCancel()
+            // Not `invalidateAndCancel()`: it cancels every task the session still lists,
+            // including one that has just completed, and swift-corelibs-foundation traps
+            // when a cancellation meets a task that completed meanwhile.
+            session.finishTasksAndInvalidate()
         }
     }
 

@@ -43,9 +43,15 @@ final class Transfer: Sendable {
         var lastProgress = NIODeadline.now()
         var isHeldBack = false
 
+        /// Whether every byte the head announced has arrived: the task is completing by itself.
+        var hasWholeBody: Bool { expectedLength.map { received >= $0 } ?? false }
+
         /// Ends the transfer: what must be released, resumed or cancelled afterwards.
         mutating func end() -> Ending {
-            let ending = Ending(phase: phase, task: task, timers: [headTimer, readTimer].compactMap { $0 })
+            // A task that is completing is not cancelled: swift-corelibs-foundation traps when
+            // a cancellation meets a task that completed meanwhile (a reader that stops after
+            // the last byte, before the end of the stream, would otherwise race it).
+            let ending = Ending(phase: phase, task: hasWholeBody ? nil : task, timers: [headTimer, readTimer].compactMap { $0 })
             phase = .ended
             headTimer = nil
             readTimer = nil

@@ -23,13 +23,7 @@ struct CancellationContractTests {
                     return received
                 }
                 await firstChunk.wait()
-                let cancelled = ContinuousClock.now
-                reader.cancel()
-                let outcome = await reader.result
-                // Generous for a loaded machine; a client that did not cancel would take minutes.
-                #expect(ContinuousClock.now - cancelled < .seconds(60))
-                #expect(throws: CancellationError.self) { try outcome.get() }
-                try await waitUntil("the origin saw the connection closed") { origin.endings("/drip") == [.abandoned] }
+                try await expectCancelled(reader, closing: "/drip", of: origin)
             }
         }
     }
@@ -41,13 +35,7 @@ struct CancellationContractTests {
             try await ClientUnderTest.with(kind) { client in
                 let request = Task { try await client.get(origin.url("/slow"), deadline: .seconds(600)) }
                 try await waitUntil("the origin has the request") { origin.requests("/slow") == 1 }
-                let cancelled = ContinuousClock.now
-                request.cancel()
-                let outcome = await request.result
-                // Generous for a loaded machine; a client that did not cancel would take minutes.
-                #expect(ContinuousClock.now - cancelled < .seconds(60))
-                #expect(throws: CancellationError.self) { try outcome.get() }
-                try await waitUntil("the origin saw the connection closed") { origin.endings("/slow") == [.abandoned] }
+                try await expectCancelled(request, closing: "/slow", of: origin)
             }
         }
     }
@@ -64,5 +52,17 @@ struct CancellationContractTests {
                 try await waitUntil("the origin saw the connection closed") { origin.endings("/drip") == [.abandoned] }
             }
         }
+    }
+
+    /// Cancels `task` and checks that it throws `CancellationError` promptly and that the
+    /// origin sees the connection of `path` closed.
+    private func expectCancelled<T: Sendable>(_ task: Task<T, any Error>, closing path: String, of origin: ContractOrigin) async throws {
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let outcome = await task.result
+        // Generous for a loaded machine; a client that did not cancel would take minutes.
+        #expect(ContinuousClock.now - cancelled < .seconds(60))
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        try await waitUntil("the origin saw the connection closed") { origin.endings(path) == [.abandoned] }
     }
 }

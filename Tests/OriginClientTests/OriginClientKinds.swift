@@ -11,7 +11,7 @@ enum OriginClientDifferences {
     /// `URLSession` does not show the address a connection reached; ``OriginGuard`` checks the
     /// host's addresses before each request either way (URLSessionOriginClient's DocC).
     static func checksPeer(_ kind: OriginClientKind) -> Bool {
-        kind.name != OriginClientKind.urlSession.name
+        kind.checksPeers
     }
 
     /// Whether the client stops reading from the origin while its reader is behind, so that a

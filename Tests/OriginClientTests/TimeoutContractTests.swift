@@ -26,7 +26,7 @@ struct TimeoutContractTests {
     func stalledBody(kind: OriginClientKind) async throws {
         try await withOrigin { origin in
             origin.set("/stall", .stall(count: 200_000, sent: 50_000, silence: .seconds(300)))
-            try await ClientUnderTest.with(kind, readTimeout: .seconds(1)) { client in
+            try await ClientUnderTest.with(kind, readTimeout: .seconds(5)) { client in
                 let response = try await client.get(origin.url("/stall"))
                 let started = ContinuousClock.now
                 var received = 0
