@@ -28,11 +28,6 @@ public struct OriginBody: AsyncSequence, Sendable {
         self.base = base
     }
 
-    /// A body with no bytes (a `304`, a `HEAD`).
-    public static var empty: OriginBody {
-        OriginBody(AsyncThrowingStream<ByteBuffer, any Error> { $0.finish() })
-    }
-
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator())
     }
