@@ -1,4 +1,5 @@
 @testable import CacheProxy
+import CacheProxyParsing
 import CacheStore
 import Foundation
 import NIOHTTP1

@@ -1,3 +1,4 @@
+import CacheProxyParsing
 import NIOHTTP1
 
 extension ProxyContext {

@@ -1,3 +1,4 @@
+import CacheProxyParsing
 import CoreMetrics
 import Synchronization
 
