@@ -16,7 +16,12 @@ let package = Package(
         .library(name: "CacheStore", targets: ["CacheStore"]),
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "DASH", targets: ["DASH"]),
+        // What an app links: the proxy on SwiftNIO's core, POSIX and HTTP/1 modules, with origins
+        // fetched by Foundation's URLSession (the system's HTTP and TLS on Apple platforms).
         .library(name: "CacheProxy", targets: ["CacheProxy", "CacheProxyURLSession"]),
+        // What a server adds: the AsyncHTTPClient origin client with its own TLS, Prometheus
+        // `/metrics`, swift-service-lifecycle, and the clients of a running proxy the CLI uses.
+        .library(name: "CacheProxyServer", targets: ["CacheProxyServer"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
     dependencies: [
@@ -83,8 +88,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "CacheProxyServer",
+            dependencies: [
+                "CacheProxy",
+                "CacheProxyParsing",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,6 +128,7 @@ let package = Package(
                 "HLS",
                 "DASH",
                 "CacheProxy",
+                "CacheProxyServer",
                 "CacheProxyParsing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,6 +169,7 @@ let package = Package(
             name: "CacheProxyTests",
             dependencies: [
                 "CacheProxy",
+                "CacheProxyServer",
                 "sparsecache",
                 "CacheProxyParsing",
                 "CacheStore",
@@ -163,6 +182,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -170,6 +190,7 @@ let package = Package(
             name: "OriginClientTests",
             dependencies: [
                 "CacheProxy",
+                "CacheProxyServer",
                 "CacheProxyURLSession",
                 "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -7,8 +7,12 @@
 # Swift runtime and Foundation as shared libraries (they come with the system on Apple
 # platforms and are not counted).
 #
-#   scripts/bench-size.sh                 the CacheProxy product
+#   scripts/bench-size.sh                 the CacheProxy product (origins through URLSession)
 #   PRODUCT=CacheProxyServer scripts/bench-size.sh
+#   OPTIMIZE=size scripts/bench-size.sh   built with -Osize (what an app that counts megabytes sets)
+#
+# The modules counted are those whose objects the linker was given (the product's link file
+# list), so a module left in .build-size by an earlier build of another graph is not counted.
 #
 # Goals (issue 33, for the CacheProxy product only): none of the server-only modules below in
 # its build graph, and its objects <= 6 MB (MAX_OBJECT_MB). Exits 1 when one is missed or when
@@ -19,8 +23,19 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 product=${PRODUCT:-CacheProxy}
 max_mb=${MAX_OBJECT_MB:-6}
+optimize=${OPTIMIZE:-speed}
+case $product in
+    CacheProxy) imports="import CacheProxyURLSession"; configuration=app; products='"CacheProxy"' ;;
+    CacheProxyServer) imports="import CacheProxyServer"; configuration=server; products='"CacheProxy", "CacheProxyServer"' ;;
+    *) echo "bench-size: PRODUCT is CacheProxy or CacheProxyServer" >&2; exit 2 ;;
+esac
+case $optimize in
+    speed) flags=() ;;
+    size) flags=(-Xswiftc -Osize) ;;
+    *) echo "bench-size: OPTIMIZE is speed or size" >&2; exit 2 ;;
+esac
 server_only=(AsyncHTTPClient NIOSSL NIOHTTP2 Prometheus ServiceLifecycle AsyncAlgorithms Configuration)
-work=$root/.build-size/$product
+work=$root/.build-size/$product$([ "$optimize" = speed ] || echo "-$optimize")
 mkdir -p "$work/Sources/minimal"
 
 cat >"$work/Package.swift" <<EOF
@@ -34,8 +49,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "minimal",
-            dependencies: [
-                .product(name: "$product", package: "SparseCache"),
+            dependencies: [$(for p in ${products//,/ }; do printf '.product(name: %s, package: "SparseCache"), ' "$p"; done)
                 .product(name: "CacheStore", package: "SparseCache"),
             ]
         ),
@@ -43,13 +57,14 @@ let package = Package(
 )
 EOF
 cat >"$work/Sources/minimal/main.swift" <<EOF
-import $product
+import CacheProxy
+$imports
 import CacheStore
 
 // The smallest app that uses the proxy: open a store, start the proxy, print a URL for the player.
 let directory = CommandLine.arguments.dropFirst().first ?? "minimal-cache"
 let store = try CacheStore.open(at: directory)
-var configuration = CacheProxyConfiguration()
+var configuration = CacheProxyConfiguration.$configuration
 configuration.port = 0
 let proxy = try CacheProxy(store: store, configuration: configuration)
 try await proxy.start()
@@ -58,8 +73,8 @@ proxy.shutdown()
 try store.close()
 EOF
 
-echo "bench-size: building the minimal executable on $product in release (.build-size/$product)" >&2
-(cd "$work" && swift build -c release --product minimal >"$work/build.log" 2>&1) || {
+echo "bench-size: building the minimal executable on $product in release, optimized for $optimize (${work#"$root"/})" >&2
+(cd "$work" && swift build -c release ${flags[@]+"${flags[@]}"} --product minimal >"$work/build.log" 2>&1) || {
     tail -30 "$work/build.log" >&2
     exit 1
 }
@@ -73,19 +88,20 @@ case $printed in
     *) echo "bench-size: the executable did not print a proxied URL" >&2; exit 1 ;;
 esac
 
-# Objects per module: every directory of the build graph that holds object files.
+# Objects per module: the objects the executable was linked from, by the module directory each
+# is in.
+link_list=$work/.build/release/minimal.product/Objects.LinkFileList
+[ -f "$link_list" ] || { echo "bench-size: no link file list at $link_list" >&2; exit 1; }
 printf '%-34s %12s\n' module "text+data"
 total=0
 declare -A modules=()
-for dir in "$work"/.build/release/*.build; do
-    module=$(basename "$dir" .build)
+while read -r module; do
     [ "$module" = minimal ] && continue
-    mapfile -t objects < <(find "$dir" -name '*.o')
-    [ ${#objects[@]} -eq 0 ] && continue
+    mapfile -t objects < <(tr -d "'\"" <"$link_list" | grep "/$module.build/")
     bytes=$(size --format=berkeley "${objects[@]}" | awk 'NR > 1 { sum += $1 + $2 } END { print sum + 0 }')
     modules[$module]=$bytes
     total=$((total + bytes))
-done
+done < <(tr -d "'\"" <"$link_list" | sed -n 's|.*/\([^/]*\)\.build/.*|\1|p' | sort -u)
 for module in "${!modules[@]}"; do printf '%-34s %12d\n' "$module" "${modules[$module]}"; done | sort -k2 -n -r
 printf '%-34s %12d  (%.1f MB)\n' total "$total" "$(echo "$total / 1000000" | bc -l)"
 strip -o "$work/minimal.stripped" "$binary"

@@ -4,7 +4,6 @@ import HLS
 public import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
 import Synchronization
 
 /// A localhost HTTP caching proxy for video: a player points at it and gets instant starts
@@ -17,8 +16,10 @@ import Synchronization
 /// reports the proxy's state as JSON (``ProxyStatus``).
 ///
 /// ```swift
+/// import CacheProxyURLSession
+///
 /// let store = try CacheStore.open(at: cacheDirectory)
-/// let proxy = try CacheProxy(store: store)
+/// let proxy = try CacheProxy(store: store, configuration: .app)    // origins through URLSession
 /// try await withThrowingDiscardingTaskGroup { group in
 ///     group.addTask { try await proxy.run() }
 ///     _ = try await proxy.start()
@@ -27,9 +28,10 @@ import Synchronization
 /// ```
 ///
 /// A proxy serves once: ``run()`` returns after ``shutdown()`` or ``shutdownGracefully()`` (or
-/// when its task is cancelled) and a stopped proxy cannot be started again. It is a
-/// swift-service-lifecycle `Service`: in a `ServiceGroup`, a graceful shutdown (SIGTERM) stops
-/// it gracefully, beside the application's other services.
+/// when its task is cancelled) and a stopped proxy cannot be started again. The
+/// `CacheProxyServer` product runs it as a swift-service-lifecycle `Service`
+/// (`CacheProxyService`), where a `ServiceGroup`'s graceful shutdown (SIGTERM) stops it
+/// gracefully, beside the application's other services.
 public final class CacheProxy: Sendable {
     /// The version reported by `/status`.
     public static let version = "1.0"
@@ -38,6 +40,7 @@ public final class CacheProxy: Sendable {
     public let store: CacheStore
     private let logger: Logger
     private let allowList: HostAllowList?
+    private let originClient: OriginClientKind
     private let lifecycle = Mutex(Lifecycle.idle)
 
     private enum Lifecycle {
@@ -60,12 +63,13 @@ public final class CacheProxy: Sendable {
     /// Makes a proxy over a writable store. Nothing listens, and no thread is started, until
     /// ``start()`` or ``run()``.
     ///
-    /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, a host
+    /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, no
+    ///   ``CacheProxyConfiguration/originClient``, a host
     ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``
     ///   or with an ``OriginClientKind`` that does not check its connections' peers,
     ///   a ``CacheProxyConfiguration/publicURL`` that is not a plain http(s) URL, or limits
     ///   below 1.
-    public init(store: CacheStore, configuration: CacheProxyConfiguration = CacheProxyConfiguration(),
+    public init(store: CacheStore, configuration: CacheProxyConfiguration,
                 logger: Logger = Logger(label: "sparsecache.proxy")) throws(CacheProxyError) {
         guard store.isWritable else {
             throw CacheProxyError(.invalidConfiguration, "the proxy needs a store opened for writing")
@@ -74,10 +78,11 @@ public final class CacheProxy: Sendable {
             throw CacheProxyError(.invalidConfiguration,
                                   "\(configuration.host) is not a loopback address; allow it explicitly to listen there")
         }
-        guard configuration.originClient.checksPeers || Self.isLoopback(configuration.host) else {
+        let originClient = try configuration.chosenOriginClient()
+        guard originClient.checksPeers || Self.isLoopback(configuration.host) else {
             throw CacheProxyError(.invalidConfiguration,
-                                  "the origin client \(configuration.originClient.name) cannot check where its connections lead, "
-                                      + "which a proxy listening beyond loopback needs; use .asyncHTTPClient")
+                                  "the origin client \(originClient.name) cannot check where its connections lead, "
+                                      + "which a proxy listening beyond loopback needs; use .asyncHTTPClient (CacheProxyServer)")
         }
         if let publicURL = configuration.publicURL, PublicAddress.base(publicURL) == nil {
             throw CacheProxyError(.invalidConfiguration, """
@@ -94,6 +99,7 @@ public final class CacheProxy: Sendable {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.originClient = originClient
         allowList = HostAllowList(configuration.allowedHosts)
     }
 
@@ -136,7 +142,8 @@ public final class CacheProxy: Sendable {
             case .bind: break
             }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
-            let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
+            let context = ProxyContext(store: store, configuration: configuration, originClient: originClient, group: group,
+                                       logger: logger)
             let listener: ProxyServer.Listener
             do {
                 listener = try await ProxyServer.bind(context: context, group: group)
@@ -176,8 +183,8 @@ public final class CacheProxy: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Serves until ``shutdown()`` or ``shutdownGracefully()`` is called, a `ServiceGroup` shuts
-    /// down gracefully, or the calling task is cancelled; then closes every connection, cancels
+    /// Serves until ``shutdown()`` or ``shutdownGracefully()`` is called or the calling task is
+    /// cancelled; then closes every connection, cancels
     /// the fetches in flight and stops its threads.
     public func run() async throws {
         try await start()
@@ -212,18 +219,14 @@ public final class CacheProxy: Sendable {
                 connections.cancelAll()
             }
         }
-        await withGracefulShutdownHandler {
-            do {
-                try await withTaskCancellationHandler {
-                    try await accepting.value
-                } onCancel: {
-                    listener.channel.close(promise: nil)
-                }
-            } catch {
-                logger.debug("listener ended", metadata: ["error": "\(error)"])
+        do {
+            try await withTaskCancellationHandler {
+                try await accepting.value
+            } onCancel: {
+                listener.channel.close(promise: nil)
             }
-        } onGracefulShutdown: {
-            self.shutdownGracefully()
+        } catch {
+            logger.debug("listener ended", metadata: ["error": "\(error)"])
         }
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
@@ -247,7 +250,7 @@ public final class CacheProxy: Sendable {
     /// at most ``CacheProxyConfiguration/shutdownGracePeriod``; ``run()`` then ends the
     /// connections still open and returns. Idle connections close at once, and the proxy's own
     /// background work (session buffering, prefetching, downloads) is cancelled at once, keeping
-    /// what it stored. A `ServiceGroup`'s graceful shutdown calls this.
+    /// what it stored. In a `ServiceGroup` (`CacheProxyService`), its graceful shutdown calls this.
     public func shutdownGracefully() {
         guard let running else { return }
         logger.info("shutting down: no new connections, the responses in flight may finish",

@@ -41,9 +41,13 @@ public struct CacheProxyConfiguration: Sendable {
     public var limits: Limits
     /// Timeouts towards clients and origins.
     public var timeouts: Timeouts
-    /// The HTTP client the proxy fetches from origins with, one per lane. Default
-    /// ``OriginClientKind/asyncHTTPClient``.
-    public var originClient: OriginClientKind = .asyncHTTPClient
+    /// The HTTP client the proxy fetches from origins with, one per lane: `.urlSession`
+    /// (`CacheProxyURLSession`, in this product: the system's HTTP and TLS on Apple platforms) or
+    /// `.asyncHTTPClient` (the `CacheProxyServer` product, which the CLI uses; it checks where
+    /// every connection leads, which a proxy listening beyond loopback needs). No default: which
+    /// HTTP stack an app links is the app's choice, and this module links none; a proxy made
+    /// without one throws ``CacheProxyError/Code/invalidConfiguration``.
+    public var originClient: OriginClientKind?
     /// When to stop asking an unreachable origin, and when to try again.
     public var breaker: CircuitBreakerConfiguration
     /// The largest piece of a body read from the cache and written to a client at once; a
@@ -90,8 +94,9 @@ public struct CacheProxyConfiguration: Sendable {
     /// Whether the proxy keeps metrics and serves them at `GET /metrics`. Default true.
     public var recordsMetrics: Bool
     /// The format `GET /metrics` writes, with the exporter that keeps the series; nil keeps
-    /// no metrics. Default ``MetricsFormat/prometheus``.
-    public var metricsFormat: MetricsFormat? = .prometheus
+    /// no metrics and `GET /metrics` is not found. Default nil: this module links no exporter;
+    /// `.prometheus` is in the `CacheProxyServer` product (the CLI's default).
+    public var metricsFormat: MetricsFormat?
     /// Whether every request is logged at `info`, one `key=value` line (method, origin URL,
     /// status, bytes, cache outcome, time to first byte, total time), written off the event
     /// loop. Default true.
@@ -202,5 +207,18 @@ public struct CacheProxyConfiguration: Sendable {
             self.originResponseHead = originResponseHead
             self.originRead = originRead
         }
+    }
+}
+
+extension CacheProxyConfiguration {
+    /// The origin client, which has no default (see ``originClient``).
+    func chosenOriginClient() throws(CacheProxyError) -> OriginClientKind {
+        guard let originClient else {
+            throw CacheProxyError(.invalidConfiguration, """
+                the configuration names no origin client: set originClient to .urlSession (import CacheProxyURLSession) \
+                or .asyncHTTPClient (import CacheProxyServer)
+                """)
+        }
+        return originClient
     }
 }

@@ -39,7 +39,8 @@ final class ProxyContext: Sendable {
     /// The port the proxy listens on, once it does.
     let listeningPort = Mutex<Int?>(nil)
 
-    init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, logger: Logger) {
+    init(store: CacheStore, configuration: CacheProxyConfiguration, originClient: OriginClientKind, group: any EventLoopGroup,
+         logger: Logger) {
         self.store = store
         self.configuration = configuration
         self.logger = logger
@@ -51,7 +52,8 @@ final class ProxyContext: Sendable {
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info
             ? AccessLog(logger: logger) : nil
         coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
-        upstream = Upstream(store: store, configuration: configuration, group: group, counters: counters, metrics: metrics, logger: logger)
+        upstream = Upstream(store: store, configuration: configuration, originClient: originClient, group: group, counters: counters,
+                            metrics: metrics, logger: logger)
         playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
         playlistFreshness = PlaylistFreshness(defaultLifetime: configuration.playlistFreshness)
         allowList = HostAllowList(configuration.allowedHosts)

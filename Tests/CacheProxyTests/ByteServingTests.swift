@@ -113,7 +113,7 @@ struct ByteServingTests {
                 connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=0-9\r\n\r\n")
             }
             connection.send("GET \(target) HTTP/1.1\r\nHost: \(harness.host)\r\nRange: bytes=10-19\r\nConnection: close\r\n\r\n")
-            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(10))
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30))
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(closed)
             #expect(text.components(separatedBy: "HTTP/1.1 206 Partial Content").count == 5)

@@ -1,4 +1,5 @@
 import CacheProxy
+import CacheProxyServer
 import CacheStore
 import Foundation
 import SparseFile
@@ -245,7 +246,7 @@ struct ColdReadTests {
         let directory = TemporaryDirectory("cold")
         let store = try CacheStore.open(at: directory.path)
         defer { try? store.close() }
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.coldReadThreads = -1
         #expect(throws: CacheProxyError.self) { try CacheProxy(store: store, configuration: configuration) }
     }

@@ -1,4 +1,5 @@
 @testable import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import CacheStore
 import NIOCore
@@ -45,7 +46,7 @@ struct CredentialsStorageTests {
           arguments: [("127.0.0.1", true), ("127.3.2.1", true), ("::1", true), ("localhost", true),
                       ("0.0.0.0", false), ("::", false), ("192.0.2.2", false), ("10.0.0.5", false)])
     func privateCacheByListeningAddress(host: String, isPrivate: Bool) {
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.host = host
         #expect(StorageRule(configuration: configuration).isPrivateCache == isPrivate)
     }

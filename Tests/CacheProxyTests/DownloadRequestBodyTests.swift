@@ -1,4 +1,5 @@
 @testable import CacheProxy
+@testable import CacheProxyServer
 import CacheProxyParsing
 import Testing
 

@@ -1,4 +1,5 @@
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import CacheStore
 import Foundation
@@ -110,7 +111,7 @@ struct DownloadServingTests {
             let directory = TemporaryDirectory("proxy-cycle")
             let store = try CacheStore.open(at: directory.path, configuration: .init(fileOptions: SparseFileOptions(durability: .none)))
             released = store
-            var configuration = CacheProxyConfiguration()
+            var configuration = CacheProxyConfiguration.server
             configuration.port = 0
             let proxy = try CacheProxy(store: store, configuration: configuration)
             try await withThrowingTaskGroup { group in

@@ -1,4 +1,5 @@
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import CacheStore
 import SparseFile
@@ -9,10 +10,10 @@ import TestSupport
 
 @Suite("Offline downloads", .timeLimit(.minutes(2)))
 struct DownloadTests {
-    static func downloader(_ harness: ProxyHarness) -> OfflineDownloader {
+    static func downloader(_ harness: ProxyHarness) throws -> OfflineDownloader {
         var logger = Logger(label: "test.download")
         logger.logLevel = .error
-        return OfflineDownloader(store: harness.store, logger: logger)
+        return try OfflineDownloader(store: harness.store, configuration: .server, logger: logger)
     }
 
     @Test("A whole presentation is downloaded, and then plays with the origin down")

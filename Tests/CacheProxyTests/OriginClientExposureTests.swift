@@ -1,4 +1,5 @@
 @testable import CacheProxy
+import CacheProxyServer
 import CacheStore
 import SparseFile
 import Testing
@@ -15,7 +16,7 @@ struct OriginClientExposureTests {
         let directory = TemporaryDirectory("proxy-origin-client")
         let store = try CacheStore.open(at: directory.path, configuration: .init(fileOptions: SparseFileOptions(durability: .none)))
         defer { try? store.close() }
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.originClient = Self.blind
         configuration.host = "0.0.0.0"
         configuration.allowsNonLoopback = true

@@ -1,4 +1,5 @@
 @testable import CacheProxy
+import CacheProxyServer
 import CacheStore
 import NIOHTTP1
 import SparseFile
@@ -22,7 +23,7 @@ struct PublicAddressTests {
         let directory = TemporaryDirectory("proxy-address")
         let store = try CacheStore.open(at: directory.path, configuration: .init(fileOptions: SparseFileOptions(durability: .none)))
         defer { try? store.close() }
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.host = "127.example.com"
         #expect(throws: CacheProxyError.self) { try CacheProxy(store: store, configuration: configuration) }
         configuration.host = "::1"
@@ -37,7 +38,7 @@ struct PublicAddressTests {
         let directory = TemporaryDirectory("proxy-address")
         let store = try CacheStore.open(at: directory.path, configuration: .init(fileOptions: SparseFileOptions(durability: .none)))
         defer { try? store.close() }
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.publicURL = publicURL
         #expect(throws: CacheProxyError.self) { try CacheProxy(store: store, configuration: configuration) }
     }
@@ -49,7 +50,7 @@ struct PublicAddressTests {
     }
 
     static func address(host: String, publicURL: String? = nil) -> PublicAddress {
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.host = host
         configuration.publicURL = publicURL
         return PublicAddress(configuration)

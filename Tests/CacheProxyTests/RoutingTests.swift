@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CacheProxy
+import CacheProxyServer
 import CacheStore
 import SparseFile
 import Testing
@@ -36,7 +37,7 @@ struct RoutingTests {
     func proxyURL() async throws {
         let directory = TemporaryDirectory("proxy-url")
         let store = try CacheStore.open(at: directory.path)
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.port = 0
         let proxy = try CacheProxy(store: store, configuration: configuration)
         let origin = "https://cdn.example.com/v/master.m3u8?token=a&b=1"
@@ -58,7 +59,7 @@ struct RoutingTests {
     func concurrentStarts() async throws {
         let directory = TemporaryDirectory("proxy-starts")
         let store = try CacheStore.open(at: directory.path)
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.port = 0
         let proxy = try CacheProxy(store: store, configuration: configuration)
         let ports = try await withThrowingTaskGroup { group in
@@ -78,7 +79,7 @@ struct RoutingTests {
     func nonLoopback() throws {
         let directory = TemporaryDirectory("proxy-host")
         let store = try CacheStore.open(at: directory.path)
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.host = "0.0.0.0"
         #expect(throws: CacheProxyError(.invalidConfiguration, "")) { try CacheProxy(store: store, configuration: configuration) }
         configuration.allowsNonLoopback = true
@@ -90,7 +91,7 @@ struct RoutingTests {
         let directory = TemporaryDirectory("proxy-readonly")
         try CacheStore.create(at: directory.path, maximumSize: 1 << 20)
         let store = try CacheStore.open(at: directory.path, readOnly: true)
-        #expect(throws: CacheProxyError(.invalidConfiguration, "")) { try CacheProxy(store: store) }
+        #expect(throws: CacheProxyError(.invalidConfiguration, "")) { try CacheProxy(store: store, configuration: .server) }
     }
 
     @Test("GET /status reports cache size and limit, entries, hits and misses, lanes, breakers and uptime")

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import NIOCore
 import NIOHTTP1
@@ -299,7 +300,7 @@ struct SecurityTests {
             }
         }
         func check(_ url: String, allowing hosts: [String]?) async -> Bool {
-            var configuration = CacheProxyConfiguration()
+            var configuration = CacheProxyConfiguration.server
             configuration.host = "0.0.0.0"
             configuration.allowsNonLoopback = true
             configuration.allowedHosts = hosts

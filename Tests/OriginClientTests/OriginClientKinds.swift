@@ -1,4 +1,5 @@
 @testable import CacheProxy
+import CacheProxyServer
 import CacheProxyURLSession
 
 /// Every origin client the contract runs against.

@@ -1,4 +1,5 @@
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import HLS
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import CacheStore
 import Logging
@@ -68,7 +69,12 @@ struct FetchCommand: AsyncParsableCommand {
         options.concurrency = max(1, concurrency)
         options.attempts = max(1, attempts)
         options.headers = try originHeaders()
-        let downloader = OfflineDownloader(store: store, logger: logger)
+        let downloader: OfflineDownloader
+        do {
+            downloader = try OfflineDownloader(store: store, configuration: .server, logger: logger)
+        } catch {
+            throw CommandFailure(code: .failure, message: error.message)
+        }
         let display = ProgressDisplay()
         let (url, chosen) = (self.url, options)
         let outcome = await withTaskGroup(of: Result<DownloadReport, any Error>.self) { group in

@@ -1,4 +1,5 @@
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import CacheStore
 #if canImport(Glibc)

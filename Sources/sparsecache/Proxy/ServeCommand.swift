@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheProxy
+import CacheProxyServer
 import CacheProxyParsing
 import CacheStore
 import Logging
@@ -136,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxSize, let warning = FreeSpaceWarning.text(limit: maxSize.bytes, directory: directory, cachedBytes: store.totalBytes) {
             writeToStandardError("sparsecache: \(warning)\n")
         }
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.host = host
         configuration.port = port
         configuration.allowsNonLoopback = allowNonLoopback
@@ -180,7 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
         writeToStandardOutput("listening on \(address.base)\n")
         writeToStandardOutput(ServeStartup.banner(address, store: store, hasControlToken: controlToken != nil))
         var services = ServiceGroupConfiguration(
-            services: [.init(service: proxy, successTerminationBehavior: .gracefullyShutdownGroup)],
+            services: [.init(service: CacheProxyService(proxy), successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // The proxy ends its own drain at the grace period; this only bounds the clean-up after it.
         services.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + .seconds(10)

@@ -1,4 +1,5 @@
 import CacheProxy
+import CacheProxyServer
 import CacheStore
 import Dispatch
 import Synchronization

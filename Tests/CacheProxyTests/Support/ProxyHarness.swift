@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CacheProxy
+import CacheProxyServer
 import CacheStore
 import Logging
 import NIOCore
@@ -35,7 +36,7 @@ struct ProxyHarness {
     ) async throws {
         let store = try CacheStore.open(at: storeDirectory ?? directory.path, configuration: CacheStoreConfiguration(
             maximumSize: storeSize, fileOptions: SparseFileOptions(SparseFileOptions(durability: .none), systemCalls: systemCalls)))
-        var configuration = CacheProxyConfiguration()
+        var configuration = CacheProxyConfiguration.server
         configuration.port = 0
         configuration.threads = 2
         configuration.breaker = CircuitBreakerConfiguration(failureThreshold: 3, coolDown: .milliseconds(300))

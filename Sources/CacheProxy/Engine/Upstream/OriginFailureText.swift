@@ -1,4 +1,4 @@
-import CacheProxyParsing
+package import CacheProxyParsing
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +10,8 @@ import Darwin
 /// that does not resolve, a refused port, a TLS handshake that failed. The networking
 /// libraries' own descriptions (type names, system call names, errno numbers, build paths) stay
 /// in the debug log; each ``OriginClient`` sorts its errors into ``OriginClientError`` kinds.
-enum OriginFailureText {
-    static func reason(_ error: any Error, origin: OriginURL, timeouts: CacheProxyConfiguration.Timeouts) -> String {
+package enum OriginFailureText {
+    package static func reason(_ error: any Error, origin: OriginURL, timeouts: CacheProxyConfiguration.Timeouts) -> String {
         let port = origin.port ?? (origin.scheme == .https ? 443 : 80)
         let authority = origin.authority
         // The origin guard resolves names itself and words its own failures.

@@ -33,8 +33,8 @@ final class Upstream: Sendable {
     /// expire (``CacheProxy/setOriginHeaders(_:)``).
     private let originHeaderRules: Mutex<OriginHeaderRules>
 
-    init(store: CacheStore, configuration: CacheProxyConfiguration, group: any EventLoopGroup, counters: ProxyCounters,
-         metrics: ProxyMetrics?, logger: Logger) {
+    init(store: CacheStore, configuration: CacheProxyConfiguration, originClient: OriginClientKind, group: any EventLoopGroup,
+         counters: ProxyCounters, metrics: ProxyMetrics?, logger: Logger) {
         self.store = store
         self.configuration = configuration
         self.counters = counters
@@ -46,16 +46,17 @@ final class Upstream: Sendable {
         originGuard = OriginGuard(configuration: configuration)
         originHeaderRules = Mutex(OriginHeaderRules(configuration.originHeaders))
         storageRule = StorageRule(configuration: configuration)
-        expressClient = Self.makeClient(connections: configuration.expressConcurrency, configuration: configuration, group: group,
-                                        originGuard: originGuard)
-        segmentClient = Self.makeClient(connections: configuration.segmentConcurrency, configuration: configuration, group: group,
-                                        originGuard: originGuard)
+        expressClient = Self.makeClient(originClient, connections: configuration.expressConcurrency, configuration: configuration,
+                                        group: group, originGuard: originGuard)
+        segmentClient = Self.makeClient(originClient, connections: configuration.segmentConcurrency, configuration: configuration,
+                                        group: group, originGuard: originGuard)
     }
 
     private static func makeClient(
-        connections: Int, configuration: CacheProxyConfiguration, group: any EventLoopGroup, originGuard: OriginGuard
+        _ kind: OriginClientKind, connections: Int, configuration: CacheProxyConfiguration, group: any EventLoopGroup,
+        originGuard: OriginGuard
     ) -> any OriginClient {
-        configuration.originClient.makeClient(OriginClientSettings(
+        kind.makeClient(OriginClientSettings(
             connectTimeout: configuration.timeouts.originConnect, readTimeout: configuration.timeouts.originRead,
             connectionsPerHost: connections, eventLoopGroup: group, checkPeer: originGuard.checkPeer))
     }

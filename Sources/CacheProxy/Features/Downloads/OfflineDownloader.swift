@@ -43,12 +43,16 @@ public final class OfflineDownloader: Sendable {
 
     private let store: CacheStore
     private let configuration: CacheProxyConfiguration
+    private let originClient: OriginClientKind
     private let logger: Logger
 
-    public init(store: CacheStore, configuration: CacheProxyConfiguration = CacheProxyConfiguration(),
-                logger: Logger = Logger(label: "sparsecache.fetch")) {
+    /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` when the configuration names no
+    ///   ``CacheProxyConfiguration/originClient``.
+    public init(store: CacheStore, configuration: CacheProxyConfiguration,
+                logger: Logger = Logger(label: "sparsecache.fetch")) throws(CacheProxyError) {
         self.store = store
         self.configuration = configuration
+        originClient = try configuration.chosenOriginClient()
         self.logger = logger
     }
 
@@ -70,7 +74,7 @@ public final class OfflineDownloader: Sendable {
         // A download serves no cached bytes, so it starts no cold-read threads.
         var configuration = configuration
         configuration.coldReadThreads = 0
-        let context = ProxyContext(store: store, configuration: configuration, group: group, logger: logger)
+        let context = ProxyContext(store: store, configuration: configuration, originClient: originClient, group: group, logger: logger)
         let run = DownloadRun(context: context, options: options, progress: progress)
         do {
             let report = try await run.download(origin)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CacheProxy
 import CacheProxyParsing
 #if canImport(FoundationEssentials)
 import FoundationEssentials

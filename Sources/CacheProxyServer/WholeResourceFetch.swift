@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+public import CacheProxy
 public import CacheProxyParsing
 import NIOCore
 

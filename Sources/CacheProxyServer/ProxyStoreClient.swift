@@ -1,3 +1,4 @@
+public import CacheProxy
 import NIOHTTP1
 
 /// Manages the store of a proxy that runs in another process (the one holding the store, which

@@ -1,3 +1,4 @@
+public import CacheProxy
 public import CacheProxyParsing
 #if canImport(FoundationEssentials)
 import FoundationEssentials

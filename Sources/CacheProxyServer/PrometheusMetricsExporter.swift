@@ -1,3 +1,4 @@
+public import CacheProxy
 import CoreMetrics
 import Prometheus
 

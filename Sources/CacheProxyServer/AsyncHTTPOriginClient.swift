@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+public import CacheProxy
 import NIOCore
 import NIOHTTP1
 import NIOPosix
