@@ -12,7 +12,7 @@ struct DASHPrefetchTests {
             let accepted = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url(mpd))"], "seconds": 2}"#)
             #expect(accepted.status == 202)
             let status = try await PrefetchTests.settle(harness)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             let paths = Set(harness.origin.requests.map(\.path))
             #expect(paths == [mpd, "/v/init-v1.m4s", "/v/chunk-v1-00001.m4s", "/v/init-a1.m4s", "/v/chunk-a1-00001.m4s"])
             // Offline, the player's start is there.
@@ -28,7 +28,7 @@ struct DASHPrefetchTests {
         try await ProxyHarness.run { harness in
             let mpd = DASHTestPresentation.serveSegmentBase(on: harness.origin)
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url(mpd))"], "seconds": 2}"#)
-            #expect(try await PrefetchTests.settle(harness).jobs.first?.state == "done")
+            #expect(try await PrefetchTests.settle(harness).jobs.first?.state == .done)
             let head = DASHTestPresentation.initLength + DASHTestPresentation.sidx.count + DASHTestPresentation.segmentBytes
             #expect(PrefetchTests.cachedLength(harness, "/sb/stream.mp4") == UInt64(head))
             #expect(harness.origin.requests(for: "/sb/stream.mp4").count == 3)
@@ -41,7 +41,7 @@ struct DASHPrefetchTests {
             let mpd = DASHTestPresentation.serveTemplate(on: harness.origin, type: "dynamic")
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url(mpd))"], "seconds": 6}"#)
             let status = try await PrefetchTests.settle(harness)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             #expect(harness.origin.requests.map(\.path) == [mpd])
         }
     }

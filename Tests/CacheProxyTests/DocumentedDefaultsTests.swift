@@ -77,10 +77,10 @@ struct DocumentedDefaultsTests {
         try await ProxyHarness.run(configure: { $0.breaker = CacheProxyConfiguration().breaker }) { harness in
             let url = harness.proxyURL(forOrigin: "http://127.0.0.1:\(port)/a.ts")
             for _ in 0..<2 { #expect(try await harness.fetch(url).status == 502) }
-            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] != "open", "two failures leave it closed")
+            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] != .open, "two failures leave it closed")
             #expect(try await harness.fetch(url).status == 502)
             let opened = ContinuousClock.now
-            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == "open", "the third opens it")
+            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == .open, "the third opens it")
             let sent = try #require(harness.proxy.status?.traffic.upstreamRequests)
             // Two seconds before the cool-down ends, nothing goes to the origin.
             try await Task.sleep(until: opened + .seconds(8))

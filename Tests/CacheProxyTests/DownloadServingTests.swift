@@ -97,7 +97,7 @@ struct DownloadServingTests {
         try await ProxyHarness.run { harness in
             let presentation = TestPresentation.publish("lb", on: harness.origin, segments: 2)
             let started = try #require(harness.proxy.download(DownloadRequest(url: try OriginURL(parsing: harness.origin.url(presentation.mediaPath("mid"))))))
-            #expect(await SessionClient.eventually { harness.proxy.downloadStatus(started.id)?.state == "done" })
+            #expect(await SessionClient.eventually { harness.proxy.downloadStatus(started.id)?.state == .done })
             #expect(harness.proxy.downloadStatus(started.id)?.segmentsDone == 2)
         }
     }

@@ -52,7 +52,7 @@ struct LinkPriorityTests {
             let resumedAt = requests.last.flatMap { DownloadTests.range(of: $0, length: Self.large.count).offset } ?? 0
             #expect(resumedAt >= cut, "the gap was fetched from \(resumedAt), \(cut) bytes were cached")
             // The job records its end just after its last bytes are stored.
-            try await waitUntil("the prefetch job is done") { harness.proxy.status?.prefetch.jobs.first?.state == "done" }
+            try await waitUntil("the prefetch job is done") { harness.proxy.status?.prefetch.jobs.first?.state == .done }
         }
     }
 
@@ -135,7 +135,7 @@ struct LinkPriorityTests {
             #expect(try await player.body() == Array(TestBytes(seed: 81).bytes(0, 1024)))
             try await waitUntil("the waiting prefetch was cut") { (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1 }
             gate.open()
-            try await waitUntil("the prefetch finished afterwards") { harness.proxy.status?.prefetch.jobs.first?.state == "done" }
+            try await waitUntil("the prefetch finished afterwards") { harness.proxy.status?.prefetch.jobs.first?.state == .done }
             #expect(cachedLength(harness, "/next.mp4") == UInt64(Self.large.count))
             #expect(harness.origin.outcomes(for: "/next.mp4").first == .abandoned, "the held answer's connection was closed")
             #expect(harness.origin.requests(for: "/next.mp4").count >= 2, "asked again after the start")

@@ -60,7 +60,7 @@ struct OfflineTests {
         }) { harness in
             let url = "http://127.0.0.1:\(port)/a.ts"
             for _ in 0..<2 { #expect(try await harness.fetch(harness.proxyURL(forOrigin: url)).status == 502) }
-            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == "open")
+            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == .open)
             let upstreamBefore = try #require(harness.proxy.status?.traffic.upstreamRequests)
             for _ in 0..<5 { #expect(try await harness.fetch(harness.proxyURL(forOrigin: url)).status == 502) }
             #expect(harness.proxy.status?.traffic.upstreamRequests == upstreamBefore, "an open breaker sends nothing")
@@ -79,7 +79,7 @@ struct OfflineTests {
             let url = "http://127.0.0.1:\(port)/a.ts"
             for _ in 0..<2 { #expect(try await harness.fetch(harness.proxyURL(forOrigin: url)).status == 502) }
             let opened = ContinuousClock.now
-            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == "open")
+            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == .open)
             // The breaker half-opens when its cool-down ends: wait for that moment, not a guess.
             try await Task.sleep(until: opened + coolDown + .milliseconds(100))
             let beforeTrial = try #require(harness.proxy.status?.traffic.upstreamRequests)

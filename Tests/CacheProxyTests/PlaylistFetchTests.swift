@@ -74,7 +74,7 @@ struct PlaylistFetchTests {
             }
             // Prefetching from the cached copy warms the segment where it is.
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url("/old/index.m3u8"))"], "segments": 1}"#)
-            #expect(try await PrefetchTests.settle(harness).jobs.map(\.state) == ["done"])
+            #expect(try await PrefetchTests.settle(harness).jobs.map(\.state) == [.done])
             #expect(harness.origin.requests(for: "/new/a.ts").count == 1)
             #expect(harness.origin.requests(for: "/old/a.ts").isEmpty)
         }

@@ -42,7 +42,7 @@ struct PrefetchChoiceTests {
             let url = harness.origin.url("/m/master.m3u8")
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(url)"], "segments": 1, "variant": 1300000}"#)
             let status = try await PrefetchTests.settle(harness)
-            #expect(status.jobs.map(\.state) == ["done"], "\(status.jobs.map(\.detail))")
+            #expect(status.jobs.map(\.state) == [.done], "\(status.jobs.map(\.detail))")
             #expect(Set(harness.origin.requests.map(\.path)) == [
                 "/m/master.m3u8", "/m/v1500/index.m3u8", "/m/v1500/s0.ts", "/m/hi-fr/index.m3u8", "/m/hi-fr/s0.ts",
                 "/m/subs-en/index.m3u8", "/m/subs-en/s0.ts",
@@ -57,7 +57,7 @@ struct PrefetchChoiceTests {
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url("/live/index.m3u8"))"], "seconds": 10}"#)
             let status = try await PrefetchTests.settle(harness)
             let job = try #require(status.jobs.first)
-            #expect(job.state == "done")
+            #expect(job.state == .done)
             #expect(job.detail?.contains("live") == true)
             #expect(harness.origin.requests.map(\.path) == ["/live/index.m3u8"])
         }
@@ -71,7 +71,7 @@ struct PrefetchChoiceTests {
             harness.origin.set("/e.mp4", .init(file.bytes, contentType: "video/mp4"))
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url("/e.mp4"))"], "seconds": 5}"#)
             let status = try await PrefetchTests.settle(harness)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             let cached = harness.store.reader(for: harness.store.key(for: harness.origin.url("/e.mp4"))).file?.cachedRanges
             // 5 of 20 seconds: 5 × length / 20 bytes (rounded up), and the moov at the end.
             let head = UInt64((5 * (Double(length) / 20)).rounded(.up))
@@ -90,7 +90,7 @@ struct PrefetchChoiceTests {
             harness.origin.set("/n.mp4", .init(bytes, contentType: "video/mp4"))
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(harness.origin.url("/n.mp4"))"], "seconds": 5}"#)
             let status = try await PrefetchTests.settle(harness)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             let cached = harness.store.reader(for: harness.store.key(for: harness.origin.url("/n.mp4"))).file?.cachedRanges
             #expect(cached == [ByteRange(offset: 0, length: 1_000_000)].compactMap { $0 })
         }
@@ -107,17 +107,17 @@ struct PrefetchChoiceTests {
         try await ProxyHarness.run(configure: configure) { harness in
             let url = "http://127.0.0.1:\(port)/b/master.m3u8"
             #expect(try await harness.fetch(harness.proxyURL(forOrigin: url)).status == 502)
-            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == "open")
+            #expect(harness.proxy.status?.breakers["127.0.0.1:\(port)"] == .open)
             _ = try await PrefetchTests.post(harness, #"{"urls": ["\#(url)"], "segments": 1}"#)
             // The origin comes back while the breaker is still open; the job waits for the
             // cool-down instead of failing at once, then runs.
             down.release()
             let back = try await TestOrigin.start(port: port)
             PrefetchTests.publish("b", on: back)
-            #expect(harness.proxy.status?.prefetch.jobs.first?.state == "running", "waiting, not failed")
+            #expect(harness.proxy.status?.prefetch.jobs.first?.state == .running, "waiting, not failed")
             let status = try await PrefetchTests.settle(harness)
             await back.stop()
-            #expect(status.jobs.first?.state == "done", "\(status.jobs.map(\.detail))")
+            #expect(status.jobs.first?.state == .done, "\(status.jobs.map(\.detail))")
             #expect(back.requests(for: "/b/master.m3u8").count == 1)
             #expect(back.requests(for: "/b/low/s0.m4s").count == 1)
         }

@@ -88,7 +88,7 @@ struct PrefetchTests {
             let queue = try JSONDecoder().decode(PrefetchStatus.self, from: Data(accepted.body))
             #expect(queue.jobs.map(\.url) == [url])
             let status = try await Self.settle(harness)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             let paths = Set(harness.origin.requests.map(\.path))
             #expect(paths == ["/a/master.m3u8", "/a/low/index.m3u8", "/a/low/init.mp4", "/a/low/s0.m4s", "/a/low/s1.m4s", "/a/low/s2.m4s"])
             // Offline, the player gets exactly what was warmed.
@@ -129,7 +129,7 @@ struct PrefetchTests {
             let urls = names.map { "\"" + harness.origin.url("/\($0)/master.m3u8") + "\"" }.joined(separator: ",")
             _ = try await Self.post(harness, #"{"urls": [\#(urls)], "segments": 2}"#)
             let status = try await Self.settle(harness)
-            #expect(status.jobs.map(\.state) == Array(repeating: "done", count: 5))
+            #expect(status.jobs.map(\.state) == Array(repeating: .done, count: 5))
             for name in names {
                 #expect(harness.origin.requests(for: "/\(name)/low/s1.m4s").count == 1)
                 #expect(harness.origin.requests(for: "/\(name)/low/s2.m4s").isEmpty)
@@ -149,7 +149,7 @@ struct PrefetchTests {
             // first segment, q waits for its turn to ask for its own.
             try await waitUntil("p is fetching its first segment") { gate.arrivals == 1 }
             try await waitUntil("q is waiting for its first segment") {
-                harness.proxy.status?.prefetch.jobs.map(\.state) == ["running", "running", "queued", "queued"]
+                harness.proxy.status?.prefetch.jobs.map(\.state) == [.running, .running, .queued, .queued]
             }
             #expect(harness.origin.requests(for: "/q/low/s0.m4s").isEmpty, "the next video's head goes first")
             let replaced = try await Self.post(harness, #"{"urls": [\#(urls[3])], "segments": 1}"#)
@@ -158,7 +158,7 @@ struct PrefetchTests {
             gate.open()
             let status = try await Self.settle(harness)
             #expect(status.jobs.count == 1)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             #expect(harness.origin.requests(for: "/r/master.m3u8").isEmpty)
             // p was dropped in the middle of its first segment: it finishes it (the video swiped
             // to asks for it next) and fetches nothing more; q, dropped before its turn, nothing.
@@ -184,14 +184,14 @@ struct PrefetchTests {
             _ = try await Self.post(harness, #"{"urls": [\#(url(k)), \#(url(x))], "segments": 3}"#)
             try await waitUntil("k is in the middle of its second segment") { gate.arrivals == 1 }
             let before = try #require(harness.proxy.status?.prefetch.jobs.first)
-            #expect(before.state == "running" && before.bytesFetched > UInt64(Self.segmentSize))
+            #expect(before.state == .running && before.bytesFetched > UInt64(Self.segmentSize))
             let replaced = try await Self.post(harness, #"{"urls": [\#(url(k)), \#(url(y))], "segments": 3}"#)
             let queue = try JSONDecoder().decode(PrefetchStatus.self, from: Data(replaced.body))
-            #expect(queue.jobs.first?.state == "running")
+            #expect(queue.jobs.first?.state == .running)
             #expect((queue.jobs.first?.bytesFetched ?? 0) >= before.bytesFetched, "k's progress was kept")
             gate.open()
             let status = try await Self.settle(harness)
-            #expect(status.jobs.map(\.state) == ["done", "done"])
+            #expect(status.jobs.map(\.state) == [.done, .done])
             // Nothing of k was fetched twice (the multivariant playlist would be: it is fetched
             // fresh every time), and its count covers everything it fetched, before and after.
             let paths = ["/k/master.m3u8", "/k/low/index.m3u8", "/k/low/init.mp4", "/k/low/s0.m4s", "/k/low/s1.m4s", "/k/low/s2.m4s"]
@@ -249,7 +249,7 @@ struct PrefetchTests {
             try harness.store.put(key: "watching", offset: 0, bytes: TestBytes(seed: 1).bytes(0, 800_000))
             _ = try await Self.post(harness, #"{"urls": ["\#(harness.origin.url("/d/master.m3u8"))"], "segments": 5}"#)
             let status = try await Self.settle(harness)
-            #expect(status.jobs.first?.state == "stopped")
+            #expect(status.jobs.first?.state == .stopped)
             #expect(harness.store.entry(for: "watching") != nil)
         }
     }
@@ -262,7 +262,7 @@ struct PrefetchTests {
             let budget = 300_000
             _ = try await Self.post(harness, #"{"urls": ["\#(harness.origin.url("/e.mp4"))"], "bytes": \#(budget)}"#)
             let status = try await Self.settle(harness)
-            #expect(status.jobs.first?.state == "done")
+            #expect(status.jobs.first?.state == .done)
             #expect((status.jobs.first?.bytesFetched ?? .max) <= UInt64(budget))
             let reader = harness.store.reader(for: harness.store.key(for: harness.origin.url("/e.mp4")))
             let cached = try #require(reader.file).cachedRanges

@@ -255,7 +255,7 @@ struct SecurityTests {
                                             body: #"{"urls": ["http://metadata.test/a.mp4"], "bytes": 1000}"#)
             #expect(prefetched.status == 202)
             let job = try #require(try await PrefetchTests.settle(harness).jobs.first)
-            #expect(job.state == "failed" && job.detail?.contains("link-local") == true, "prefetching fetches through the same check")
+            #expect(job.state == .failed && job.detail?.contains("link-local") == true, "prefetching fetches through the same check")
         }
     }
 

@@ -150,10 +150,10 @@ struct SessionLifecycleTests {
             request.quality = .height(720)
             let session = try await harness.proxy.openSession(request)
             #expect(session.playlistURL == "http://127.0.0.1:\(harness.port)/sessions/\(session.id)/index.m3u8")
-            #expect(session.status.quality?.resolution == "1280x720" && session.status.state == "active")
+            #expect(session.status.quality?.resolution == "1280x720" && session.status.state == .active)
             #expect(try await harness.fetch(session.playlistURL).status == 200)
             session.close()
-            #expect(session.status.state == "closed")
+            #expect(session.status.state == .closed)
             #expect(try await harness.fetch(session.playlistURL).status == 410)
         }
     }

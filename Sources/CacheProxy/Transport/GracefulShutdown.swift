@@ -48,8 +48,8 @@ struct GracefulShutdown {
         cancelled.unreceivedFetches = context.fetches.cancelUnreceived { count in
             logger.info("shutting down: cancelled \(Self.count(count, "fetch", plural: "fetches")) whose clients left during the drain")
         }
-        cancelled.prefetchJobs = context.prefetch.status.jobs.count { $0.state == "queued" || $0.state == "running" }
-        cancelled.downloads = context.downloads.all.count { $0.state == "queued" || $0.state == "running" }
+        cancelled.prefetchJobs = context.prefetch.status.jobs.count { !$0.state.isFinished }
+        cancelled.downloads = context.downloads.all.count { !$0.state.isFinished }
         (cancelled.sessions, cancelled.sessionFetches) = await context.sessions.shutdown()
         await context.prefetch.shutdown()
         await context.downloads.shutdown()

@@ -64,9 +64,9 @@ struct HandedDownload {
             }
             display.show(status.progress)
             switch status.state {
-            case "done": return .success(status)
-            case "failed": return .failure(CommandFailure(code: .failure, message: status.error ?? "\(request.url) could not be downloaded"))
-            case "cancelled": return .failure(CommandFailure(code: .failure, message: "the download was cancelled in the proxy; run again to resume"))
+            case .done: return .success(status)
+            case .failed: return .failure(CommandFailure(code: .failure, message: status.error ?? "\(request.url) could not be downloaded"))
+            case .cancelled: return .failure(CommandFailure(code: .failure, message: "the download was cancelled in the proxy; run again to resume"))
             default: try? await Task.sleep(for: Self.pollInterval)
             }
         }

@@ -59,12 +59,12 @@ struct CircuitBreaker: Sendable {
         if case .closed = state { true } else { false }
     }
 
-    /// The state's name for the status report.
-    var name: String {
+    /// The state as the status report gives it.
+    var reportedState: ProxyStatus.BreakerState {
         switch state {
-        case .closed: "closed"
-        case .open: "open"
-        case .halfOpen: "half-open"
+        case .closed: .closed
+        case .open: .open
+        case .halfOpen: .halfOpen
         }
     }
 }

@@ -92,10 +92,10 @@ final class OriginBreakers: Sendable {
     }
 
     /// Origins whose breaker is not plainly closed, with its state name.
-    var states: [String: String] {
+    var states: [String: ProxyStatus.BreakerState] {
         breakers.withLock { breakers in
             breakers.compactMapValues { breaker in
-                if case .closed(0) = breaker.state { nil } else { breaker.name }
+                if case .closed(0) = breaker.state { nil } else { breaker.reportedState }
             }
         }
     }

@@ -9,15 +9,10 @@ final class DownloadManager: Sendable {
     private struct Entry {
         var id: String
         var request: DownloadRequest
-        var state: State = .queued
+        var state: DownloadStatus.State = .queued
         var progress: DownloadProgress?
         var error: String?
         var task: Task<Void, Never>?
-    }
-
-    private enum State: String {
-        case queued, running, done, failed, cancelled
-        var isFinished: Bool { self != .queued && self != .running }
     }
 
     private struct Downloads {
@@ -100,7 +95,7 @@ final class DownloadManager: Sendable {
                     let run = DownloadRun(context: context, options: Self.options(for: entry.request)) { progress in
                         self.record(progress, for: entry.id)
                     }
-                    let outcome: (State, String?)
+                    let outcome: (DownloadStatus.State, String?)
                     do {
                         _ = try await run.download(entry.request.url)
                         outcome = (.done, nil)
@@ -132,7 +127,7 @@ final class DownloadManager: Sendable {
         }
     }
 
-    private func finish(_ id: String, _ outcome: (State, String?), context: ProxyContext) {
+    private func finish(_ id: String, _ outcome: (DownloadStatus.State, String?), context: ProxyContext) {
         downloads.withLock { downloads in
             guard let index = downloads.entries.firstIndex(where: { $0.id == id }) else { return }
             if downloads.entries[index].state != .cancelled { downloads.entries[index].state = outcome.0 }
@@ -145,7 +140,7 @@ final class DownloadManager: Sendable {
     private static func status(_ entry: Entry) -> DownloadStatus {
         let progress = entry.progress
         return DownloadStatus(
-            id: entry.id, url: entry.request.url.string, state: entry.state.rawValue, resources: progress?.resourcesTotal ?? 0,
+            id: entry.id, url: entry.request.url.string, state: entry.state, resources: progress?.resourcesTotal ?? 0,
             resourcesDone: progress?.resourcesDone ?? 0, segments: progress?.segmentsTotal ?? 0, segmentsDone: progress?.segmentsDone ?? 0,
             bytes: progress?.bytesFetched ?? 0, elapsedSeconds: progress?.elapsedSeconds ?? 0, error: entry.error)
     }

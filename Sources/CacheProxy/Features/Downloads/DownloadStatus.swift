@@ -4,7 +4,7 @@ public struct DownloadStatus: Sendable, Hashable, Codable {
     public var id: String
     public var url: String
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    public var state: String
+    public var state: State
     /// Resources (playlists, init sections, keys, segments, or the one file) known and done.
     public var resources: Int
     public var resourcesDone: Int

@@ -99,8 +99,9 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
     public var express: Lane
     public var segment: Lane
     public var traffic: Traffic
-    /// Origins whose circuit breaker is open or half-open, by authority.
-    public var breakers: [String: String]
+    /// Origins whose circuit breaker is open or half-open, or closed with failures counted, by
+    /// authority.
+    public var breakers: [String: BreakerState]
     /// The prefetch queue.
     public var prefetch: PrefetchStatus
     /// Open playback sessions, then the last closed ones.

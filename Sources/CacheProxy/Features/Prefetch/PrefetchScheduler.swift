@@ -12,15 +12,10 @@ import Synchronization
 final class PrefetchScheduler: Sendable {
     private struct Entry {
         var job: PrefetchJob
-        var state: State
+        var state: PrefetchStatus.Job.State
         var detail: String?
         var task: Task<Void, Never>?
         var bytes: UInt64 = 0
-    }
-
-    private enum State: String {
-        case queued, running, done, failed, cancelled, stopped
-        var isFinished: Bool { self != .queued && self != .running }
     }
 
     private struct Queue {
@@ -100,7 +95,7 @@ final class PrefetchScheduler: Sendable {
         queue.withLock { queue in
             let jobs = queue.entries.map { entry in
                 PrefetchStatus.Job(
-                    state: entry.state.rawValue, url: entry.job.origin.string,
+                    state: entry.state, url: entry.job.origin.string,
                     bytesFetched: entry.state == .running ? entry.job.spent.load(ordering: .relaxed) : entry.bytes,
                     budget: Self.describe(entry.job.budget), detail: entry.detail)
             }
@@ -129,7 +124,7 @@ final class PrefetchScheduler: Sendable {
         }
     }
 
-    private static func outcome(of job: PrefetchJob) async -> (State, String?) {
+    private static func outcome(of job: PrefetchJob) async -> (PrefetchStatus.Job.State, String?) {
         do {
             return (.done, try await job.run())
         } catch let stop as PrefetchStop {
@@ -144,7 +139,7 @@ final class PrefetchScheduler: Sendable {
         }
     }
 
-    private func finish(_ job: PrefetchJob, _ outcome: (State, String?)) {
+    private func finish(_ job: PrefetchJob, _ outcome: (PrefetchStatus.Job.State, String?)) {
         queue.withLock { queue in
             queue.leaving[ObjectIdentifier(job)] = nil
             guard let index = queue.entries.firstIndex(where: { $0.job === job }) else { return }

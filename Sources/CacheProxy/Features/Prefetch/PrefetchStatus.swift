@@ -4,7 +4,7 @@ public struct PrefetchStatus: Sendable, Codable, Hashable {
     public struct Job: Sendable, Codable, Hashable {
         /// `queued`, `running`, `done`, `failed`, `cancelled` or `stopped` (the cache is near its
         /// size limit).
-        public var state: String
+        public var state: State
         public var url: String
         /// Bytes fetched from the origin for this video (what was already cached costs nothing).
         public var bytesFetched: UInt64

@@ -26,7 +26,7 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     /// `active`, `idle` (no request for its idle timeout: its fetches stopped, and its player's
     /// next request resumes it) or `closed` (by `DELETE`, ``PlaybackSession/close()``, or to
     /// make room for a new session past the limit).
-    public var state: String
+    public var state: State
     /// The URL to give the player.
     public var playlist: String
     /// The presentations the session plays.
