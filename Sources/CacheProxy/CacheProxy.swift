@@ -3,7 +3,6 @@ public import CacheProxyParsing
 import HLS
 public import Logging
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// A localhost HTTP caching proxy for video: a player points at it and gets instant starts
@@ -55,7 +54,6 @@ public final class CacheProxy: Sendable {
     /// What exists while the proxy runs: its threads, clients and listening socket.
     private struct Running: Sendable {
         var context: ProxyContext
-        var group: MultiThreadedEventLoopGroup
         var listener: ProxyServer.Listener
         var port: Int
     }
@@ -141,16 +139,13 @@ public final class CacheProxy: Sendable {
             case .stopped: throw CacheProxyError(.alreadyStopped, "the proxy was shut down")
             case .bind: break
             }
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
-            let context = ProxyContext(store: store, configuration: configuration, originClient: originClient, group: group,
-                                       logger: logger)
+            let context = ProxyContext(store: store, configuration: configuration, originClient: originClient,
+                                       threads: configuration.threads, logger: logger)
             let listener: ProxyServer.Listener
             do {
-                listener = try await ProxyServer.bind(context: context, group: group)
+                listener = try await ProxyServer.bind(context: context, group: context.group)
             } catch {
-                await context.upstream.shutdown()
-                await context.coldReader.shutdown()
-                try? await group.shutdownGracefully()
+                await context.shutdown()
                 finishBinding(.idle)
                 throw BindFailure.error(error, host: configuration.host, port: configuration.port)
             }
@@ -163,7 +158,7 @@ public final class CacheProxy: Sendable {
             } catch {
                 logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
             }
-            finishBinding(.listening(Running(context: context, group: group, listener: listener, port: port)))
+            finishBinding(.listening(Running(context: context, listener: listener, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
                 logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
@@ -231,17 +226,9 @@ public final class CacheProxy: Sendable {
         lifecycle.withLock { $0 = .stopped }
         running.context.listeningPort.withLock { $0 = nil }
         try? store.setControlAddress(nil)
-        await running.context.sessions.shutdown()
-        await running.context.downloads.shutdown()
-        await running.context.prefetch.shutdown()
-        await running.context.fetches.cancelAll()
-        await running.context.upstream.shutdown()
-        try? await running.group.shutdownGracefully()
-        await running.context.coldReader.shutdown()
         idleMappingsReleased.cancel()
         await idleMappingsReleased.value
-        context.mappedFiles.dropAll()
-        context.accessLog?.finish()
+        await context.shutdown()
         _ = await accessLogWritten
         logger.info("stopped")
     }

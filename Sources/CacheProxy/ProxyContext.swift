@@ -1,6 +1,7 @@
 import CacheStore
 import Logging
 import NIOCore
+import NIOPosix
 import Synchronization
 
 /// What every connection of a running proxy shares.
@@ -39,8 +40,13 @@ final class ProxyContext: Sendable {
     /// The port the proxy listens on, once it does.
     let listeningPort = Mutex<Int?>(nil)
 
-    init(store: CacheStore, configuration: CacheProxyConfiguration, originClient: OriginClientKind, group: any EventLoopGroup,
-         logger: Logger) {
+    /// The event loops of the proxy's connections and origin clients; the context's own, so
+    /// that ``shutdown()`` stops them with everything that runs on them.
+    let group: MultiThreadedEventLoopGroup
+
+    init(store: CacheStore, configuration: CacheProxyConfiguration, originClient: OriginClientKind, threads: Int, logger: Logger) {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        self.group = group
         self.store = store
         self.configuration = configuration
         self.logger = logger
@@ -67,5 +73,24 @@ extension ProxyContext {
         storeRoomWarning.note(logger, space: store.space, maximumSize: store.maximumSize)
         heldFiles.releaseRemoved(from: store)
         mappedFiles.dropRemoved(from: store)
+    }
+}
+
+extension ProxyContext {
+    /// Stops everything the context started, in the order that lets each part end cleanly: the
+    /// work that fetches (sessions, downloads, prefetching, fills in flight), then the origin
+    /// clients, then the event loops they ran on, then the cold-read threads, the mappings and
+    /// the access log. The one way a context ends: a proxy that stops, a proxy whose bind
+    /// failed, and an offline download. Every part may never have been used.
+    func shutdown() async {
+        await sessions.shutdown()
+        await downloads.shutdown()
+        await prefetch.shutdown()
+        await fetches.cancelAll()
+        await upstream.shutdown()
+        try? await group.shutdownGracefully()
+        await coldReader.shutdown()
+        mappedFiles.dropAll()
+        accessLog?.finish()
     }
 }

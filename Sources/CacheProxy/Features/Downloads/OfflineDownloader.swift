@@ -2,7 +2,6 @@ public import CacheProxyParsing
 public import CacheStore
 import HLS
 public import Logging
-import NIOPosix
 import SparseFile
 import Synchronization
 
@@ -70,25 +69,18 @@ public final class OfflineDownloader: Sendable {
         } catch {
             throw DownloadError(message: "\(url) is not an http(s) URL: \(error.message)", failures: [])
         }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         // A download serves no cached bytes, so it starts no cold-read threads.
         var configuration = configuration
         configuration.coldReadThreads = 0
-        let context = ProxyContext(store: store, configuration: configuration, originClient: originClient, group: group, logger: logger)
+        let context = ProxyContext(store: store, configuration: configuration, originClient: originClient, threads: 1, logger: logger)
         let run = DownloadRun(context: context, options: options, progress: progress)
         do {
             let report = try await run.download(origin)
-            await Self.shutdown(context, group)
+            await context.shutdown()
             return report
         } catch {
-            await Self.shutdown(context, group)
+            await context.shutdown()
             throw error
         }
-    }
-
-    /// Stops what the download's context started: its HTTP client, its event loop.
-    private static func shutdown(_ context: ProxyContext, _ group: MultiThreadedEventLoopGroup) async {
-        await context.upstream.shutdown()
-        try? await group.shutdownGracefully()
     }
 }
