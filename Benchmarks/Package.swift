@@ -14,6 +14,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: root.path),
+        // Only for OriginClientProxy's log level; the root package resolves the same one.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -31,6 +33,17 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "SparseFile", package: rootIdentity),
                 .product(name: "CacheStore", package: rootIdentity),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // A proxy with either origin client, for Benchmarks/proxy/origin-clients.sh.
+        .executableTarget(
+            name: "OriginClientProxy",
+            dependencies: [
+                .product(name: "CacheProxy", package: rootIdentity),
+                .product(name: "CacheProxyServer", package: rootIdentity),
+                .product(name: "CacheStore", package: rootIdentity),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

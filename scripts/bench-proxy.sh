@@ -9,7 +9,10 @@
 #   3. resident memory of the proxy with 64 clients streaming at once (goal < 64 MB); every
 #      client must have been streamed to (200, at least 1 MB);
 #   4. a soak: 256 connections for SOAK_SECONDS (60) of verified range requests: zero errors,
-#      zero corrupt bodies, memory flat.
+#      zero corrupt bodies, memory flat;
+#   5. the two origin clients side by side (Benchmarks/proxy/origin-clients.sh, which also runs
+#      alone): miss TTFB through the throttled origin and 2 MB miss throughput, URLSession
+#      against AsyncHTTPClient (goals: each within 5 ms of direct; URLSession >= 0.5x).
 # Environment: DURATION (seconds per wrk run, default 3), RUNS (alternating runs per figure, the
 # median is kept; 3), SOAK_SECONDS (60), TTFB_COUNT (30).
 set -euo pipefail
@@ -199,5 +202,12 @@ printf "soak: %s requests, %s socket errors, %s non-2xx, %s corrupt bodies, %s u
     "$requests" "$errors" "$non2xx" "$corrupt" "$unexpected" \
     "$(python3 -c "print($first_rss / 1024)")" "$(python3 -c "print($last_rss / 1024)")" "$(python3 -c "print($max_rss / 1024)")" "$result"
 curl -sf "http://127.0.0.1:$PROXY_PORT/status" | python3 -c 'import json,sys; s=json.load(sys.stdin); print("status: traffic", json.dumps(s["traffic"]))'
+
+echo "== the two origin clients (Benchmarks/proxy/origin-clients.sh)" >&2
+# A script of its own, with its own origins and proxies (`sparsecache serve` has only
+# AsyncHTTPClient); RUNS and TTFB_COUNT carry over from the environment.
+result=PASS
+Benchmarks/proxy/origin-clients.sh || result=FAIL
+verdict "$result"
 echo "bench-proxy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
