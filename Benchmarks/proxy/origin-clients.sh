@@ -89,8 +89,12 @@ echo "== origin clients: miss TTFB through nginx at 1 MB/s, $runs alternating ru
 declare -A direct_runs proxy_runs
 for run in $(seq 1 "$runs"); do
     for client in $(run_order "$run"); do
+        # ttfb.py names its misses by number alone: each run gets a path of its own (a link to
+        # the segment), or the runs after the first would time the first one's cached entries.
+        mkdir -p "$work/www/$run-$client"
+        ln "$work/www/segment.ts" "$work/www/$run-$client/segment.ts"
         # ttfb.py checks every response it times (206, the whole range) and exits 1 otherwise.
-        ttfb=$(python3 Benchmarks/proxy/ttfb.py "http://127.0.0.1:$throttled_port/segment.ts" "${client_port[$client]}" "$ttfb_count")
+        ttfb=$(python3 Benchmarks/proxy/ttfb.py "http://127.0.0.1:$throttled_port/$run-$client/segment.ts" "${client_port[$client]}" "$ttfb_count")
         read -r _ direct _ < <(echo "$ttfb" | grep '^direct')
         read -r _ proxied _ < <(echo "$ttfb" | grep '^proxy')
         echo "    run $run $client: direct $direct ms, proxy $proxied ms" >&2
@@ -100,7 +104,7 @@ for run in $(seq 1 "$runs"); do
 done
 
 echo "== origin clients: 2 MB misses, $runs alternating runs of $miss_count (each a new URL, every body compared)" >&2
-declare -A rate_runs
+declare -A rate_runs cpu_ticks_used
 direct_rates=()
 for run in $(seq 1 "$runs"); do
     seconds=()
@@ -108,9 +112,11 @@ for run in $(seq 1 "$runs"); do
     direct_rates+=("$(python3 -c "print($segment_size / 1e6 / $(median "${seconds[@]}"))")")
     for client in $(run_order "$run"); do
         seconds=()
+        before=$(cpu_ticks "${client_pid[$client]}")
         for index in $(seq 1 "$miss_count"); do
             seconds+=("$(miss_seconds "$(through "$client" "$origin/segment.ts?miss=$run-$index")")")
         done
+        cpu_ticks_used[$client]=$((${cpu_ticks_used[$client]:-0} + $(cpu_ticks "${client_pid[$client]}") - before))
         rate=$(python3 -c "print($segment_size / 1e6 / $(median "${seconds[@]}"))")
         echo "    run $run $client: median $(median "${seconds[@]}") s, $rate MB/s" >&2
         rate_runs[$client]+="$rate "
@@ -139,6 +145,11 @@ verdict=$(python3 -c "print('PASS' if $ratio >= $goal_ratio else 'FAIL')")
 [ "$verdict" = PASS ] || failed=$((failed + 1))
 printf "%-34s %14.1f %16.1f %15.2fx  >= %sx: %s\n" "2 MB miss, MB/s" "$us_rate" "$ahc_rate" "$ratio" "$goal_ratio" "$verdict"
 printf "%-34s %14.1f\n" "  (direct from nginx, MB/s)" "$(median "${direct_rates[@]}")"
+# What each miss cost the proxy's process in CPU (user + system), all runs together: where a
+# client is slower because it does more per byte, this shows it.
+cpu_ms() { python3 -c "print(${cpu_ticks_used[$1]} * 1000 / $(getconf CLK_TCK) / ($runs * $miss_count))"; }
+printf "%-34s %14.1f %16.1f %15.2fx\n" "  (proxy CPU per miss, ms)" "$(cpu_ms "$us")" "$(cpu_ms "$ahc")" \
+    "$(python3 -c "print(${cpu_ticks_used[$us]} / max(1, ${cpu_ticks_used[$ahc]}))")"
 
 # Each proxy shuts down on SIGTERM and closes its store; a failure there is the tool's, reported.
 for client in "${clients[@]}"; do
