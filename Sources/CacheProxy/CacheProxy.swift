@@ -288,7 +288,7 @@ public final class CacheProxy: Sendable {
     @discardableResult
     public func prefetch(_ request: PrefetchRequest) -> PrefetchStatus? {
         guard let context = running?.context else { return nil }
-        return context.prefetch.replace(with: request, context: context)
+        return context.prefetch.replace(with: request, environment: context.fetching)
     }
 
     /// Downloads a whole presentation (or file) into the cache while the proxy serves, as
@@ -297,7 +297,7 @@ public final class CacheProxy: Sendable {
     @discardableResult
     public func download(_ request: DownloadRequest) -> DownloadStatus? {
         guard let context = running?.context else { return nil }
-        return context.downloads.start(request, context: context)
+        return context.downloads.start(request, environment: context.fetching)
     }
 
     /// A download's state; nil for an unknown ID or when the proxy is not running.

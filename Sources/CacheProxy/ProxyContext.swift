@@ -4,30 +4,24 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// What every connection of a running proxy shares.
+/// What every connection of a running proxy shares: the fetching (``FetchEnvironment``) and what
+/// only serving needs (connections, the files they hold, mappings, cold reads, the features
+/// steered over HTTP).
 final class ProxyContext: Sendable {
+    /// Everything that fetches from origins, shared with prefetching, downloads and sessions.
+    let fetching: FetchEnvironment
+    // The fetching's parts that the hit path reads on every request, kept here too so that a hit
+    // reaches them in one step.
     let store: CacheStore
     let configuration: CacheProxyConfiguration
     let upstream: Upstream
     let counters: ProxyCounters
-    /// Init segments and keys that playlists named: requests for them take the express lane.
-    let express = RangeRegistry()
-    /// The first segments of the media playlists served to players: fetched as a start.
-    let startingSegments = RangeRegistry()
-    /// The segments of the VOD playlists served to players, on their timelines: how long a
-    /// playing player's buffer lasts.
-    let playbackTimeline = PlaybackTimeline()
-    let playlistFetches: PlaylistFetches
-    let playlistFreshness: PlaylistFreshness
-    let fetches = FetchTasks()
     let prefetch = PrefetchScheduler()
     let sessions = SessionRegistry()
     let downloads = DownloadManager()
-    let storeRoomWarning = StoreRoomWarning()
-    let heldFiles = HeldFiles()
+    let heldFiles: HeldFiles
     let mappedFiles: MappedCacheFiles
     let coldReader: ColdReader
-    let allowList: HostAllowList?
     let logger: Logger
     let publicAddress: PublicAddress
     /// nil when ``CacheProxyConfiguration/recordsMetrics`` is off or there is no
@@ -50,29 +44,26 @@ final class ProxyContext: Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        counters = ProxyCounters()
-        mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
+        let counters = ProxyCounters()
+        self.counters = counters
+        let heldFiles = HeldFiles()
+        let mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
+        self.heldFiles = heldFiles
+        self.mappedFiles = mappedFiles
         publicAddress = PublicAddress(configuration)
-        metrics = configuration.recordsMetrics
+        let metrics = configuration.recordsMetrics
             ? configuration.metricsFormat.map { ProxyMetrics(format: $0, evictionsSoFar: store.statistics.evictions) } : nil
+        self.metrics = metrics
         accessLog = configuration.writesAccessLog && logger.logLevel <= .info
             ? AccessLog(logger: logger) : nil
         coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
-        upstream = Upstream(store: store, configuration: configuration, originClient: originClient, group: group, counters: counters,
-                            metrics: metrics, logger: logger)
-        playlistFetches = PlaylistFetches(upstream: upstream, limit: configuration.limits.maximumPlaylistBytes)
-        playlistFreshness = PlaylistFreshness(defaultLifetime: configuration.playlistFreshness)
-        allowList = HostAllowList(configuration.allowedHosts)
-    }
-}
-
-extension ProxyContext {
-    /// A response could not be stored for lack of room: warns at most once a minute, and makes
-    /// idle connections let go of removed files, whose blocks they would keep allocated.
-    func noteStoreHasNoRoom() {
-        storeRoomWarning.note(logger, space: store.space, maximumSize: store.maximumSize)
-        heldFiles.releaseRemoved(from: store)
-        mappedFiles.dropRemoved(from: store)
+        // Idle connections and mappings would keep the blocks of removed files allocated.
+        fetching = FetchEnvironment(store: store, configuration: configuration, originClient: originClient, group: group,
+                                    counters: counters, metrics: metrics, logger: logger) {
+            heldFiles.releaseRemoved(from: store)
+            mappedFiles.dropRemoved(from: store)
+        }
+        upstream = fetching.upstream
     }
 }
 
@@ -86,8 +77,7 @@ extension ProxyContext {
         await sessions.shutdown()
         await downloads.shutdown()
         await prefetch.shutdown()
-        await fetches.cancelAll()
-        await upstream.shutdown()
+        await fetching.shutdown()
         try? await group.shutdownGracefully()
         await coldReader.shutdown()
         mappedFiles.dropAll()

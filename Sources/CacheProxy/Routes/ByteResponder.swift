@@ -38,9 +38,9 @@ struct ByteResponder {
         } catch let error where !writer.headSent && (error is StoreHasNoRoom || error is AnswerNotStorable) {
             // Nothing of it can be stored (a full disk, or an answer the origin says not to
             // store): the origin's answer is relayed as it is.
-            if error is StoreHasNoRoom { context.noteStoreHasNoRoom() }
+            if error is StoreHasNoRoom { context.fetching.noteStoreHasNoRoom() }
             let key = context.store.key(for: origin.string)
-            try await OriginRelay(context: context)
+            try await OriginRelay(environment: context.fetching)
                 .respond(origin: origin, request: request, lane: lane(origin: origin, key: key, range: nil), headers: headers, writer: writer)
             return .served
         }
@@ -50,7 +50,7 @@ struct ByteResponder {
         let store = context.store
         let key = context.upstream.entryKey(for: origin, headers: headers)
         let reader = store.reader(for: key)
-        let session = FetchSession(context: context, origin: origin, key: key, session: self.session, headers: headers)
+        let session = FetchSession(environment: context.fetching, origin: origin, key: key, session: self.session, headers: headers)
         defer {
             session.end()
             writer.cache = session.outcome
@@ -154,7 +154,7 @@ struct ByteResponder {
     /// Which lane fetches for `range` take: probes, init segments and keys go express.
     func lane(origin: OriginURL, key: String, range: ByteRange?) -> UpstreamLane.Kind {
         if let range, range.length <= context.configuration.expressProbeLimit { return .express }
-        if context.express.contains(key, range: range) { return .express }
+        if context.fetching.express.contains(key, range: range) { return .express }
         return .segment
     }
 }

@@ -28,7 +28,7 @@ struct DASHManifestResponder {
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
-            try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, context: context,
+            try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, environment: context.fetching,
                                                    headers: headers, writer: writer)
         }
         PlaylistResponder.recordCacheUse(of: loaded, origin: origin, context: context)
@@ -50,14 +50,13 @@ struct DASHManifestResponder {
         } catch {
             throw ProxyFailure(status: 502, "the MPD cannot be served through the proxy (\(error.code)): \(error)")
         }
-        DASHPlayerResources(context: context).register(manifest, manifestURL: manifestURL)
+        DASHPlayerResources(environment: context.fetching).register(manifest, manifestURL: manifestURL)
         try await PlaylistResponder.sendRewritten(rewritten, contentType: Self.contentType, context: context, writer: writer)
     }
 
     /// Whether the entry the byte path just found for `origin` is an MPD by its content type.
     func isManifest(_ origin: OriginURL) -> Bool {
-        let key = context.upstream.entryKey(for: origin, headers: headers)
-        return context.store.reader(for: key).file?.metadata.isDASHManifest ?? false
+        context.fetching.holdsDASHManifest(origin, headers: headers)
     }
 
     /// The error of bytes that did not parse as an MPD, for the 502 that replaces them.

@@ -15,7 +15,7 @@ struct DownloadResponder {
                 bytes throws(ParseError) in try DownloadRequest(parsing: bytes)
             }
             try context.checkAllowed([download.url])
-            guard let status = context.downloads.start(download, context: context) else {
+            guard let status = context.downloads.start(download, environment: context.fetching) else {
                 throw ProxyFailure(status: 503, "the proxy is shutting down")
             }
             try await StatusResponder.sendJSON(status, status: .accepted, writer: writer)

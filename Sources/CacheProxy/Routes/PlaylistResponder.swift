@@ -19,12 +19,12 @@ struct PlaylistResponder {
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
-            try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
+            try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: context.fetching, headers: headers, writer: writer)
         }
         Self.recordCacheUse(of: loaded, origin: origin, context: context)
         var policy = HLSProxyRewritePolicy(endpoint: context.proxyEndpoint(for: request))
         // Offline, a player must not pick or switch to a variant the cache cannot play.
-        await OfflineVariants(context: context).restrict(&policy, loaded: loaded, origin: origin)
+        await OfflineVariants(environment: context.fetching).restrict(&policy, loaded: loaded, origin: origin)
         try await send(loaded.body, playlist: loaded.playlist, url: loaded.url, contentType: loaded.contentType,
                        policy: policy, writer: writer)
     }
@@ -79,8 +79,8 @@ struct PlaylistResponder {
         func range(_ byteRange: HLSByteRange?) -> ByteRange? {
             byteRange.flatMap { ByteRange(offset: $0.offset, length: $0.length) }
         }
-        for map in playlist.maps { if let key = key(map.uri) { context.express.register(key, range: range(map.byteRange)) } }
-        for playlistKey in playlist.keys { if let uri = playlistKey.uri, let key = key(uri) { context.express.register(key, range: nil) } }
+        for map in playlist.maps { if let key = key(map.uri) { context.fetching.express.register(key, range: range(map.byteRange)) } }
+        for playlistKey in playlist.keys { if let uri = playlistKey.uri, let key = key(uri) { context.fetching.express.register(key, range: nil) } }
         // A live player starts near the live edge and goes on fetching the newest segments:
         // which of them is its start cannot be told from the playlist, so live ones stay `ahead`.
         guard !playlist.isLive else { return }
@@ -90,12 +90,12 @@ struct PlaylistResponder {
             guard timeline.count < PlaybackTimeline.segmentsPerPresentation else { break }
             if let key = key(segment.uri) {
                 let bytes = range(segment.byteRange)
-                if seconds < Self.startSeconds { context.startingSegments.register(key, range: bytes) }
+                if seconds < Self.startSeconds { context.fetching.startingSegments.register(key, range: bytes) }
                 timeline.append((PlaybackTimeline.Segment(key: key, range: bytes), seconds))
             }
             seconds += max(0, segment.duration.value)
         }
-        context.playbackTimeline.register(store.key(for: url), segments: timeline)
+        context.fetching.playbackTimeline.register(store.key(for: url), segments: timeline)
     }
 
     /// How much media a player needs before it starts: ExoPlayer's default start buffer.

@@ -15,7 +15,7 @@ struct PrefetchResponder {
                 bytes throws(ParseError) in try PrefetchRequest(parsing: bytes, limits: limits)
             }
             try context.checkAllowed(prefetch.urls)
-            try await StatusResponder.sendJSON(context.prefetch.replace(with: prefetch, context: context), status: .accepted, writer: writer)
+            try await StatusResponder.sendJSON(context.prefetch.replace(with: prefetch, environment: context.fetching), status: .accepted, writer: writer)
         case .DELETE:
             try await StatusResponder.sendJSON(context.prefetch.cancelAll(), status: .ok, writer: writer)
         case .GET, .HEAD:

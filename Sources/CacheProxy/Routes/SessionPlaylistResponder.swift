@@ -30,7 +30,7 @@ struct SessionPlaylistResponder {
     /// A playlist the session's playlists name (a variant's or a rendition's media playlist).
     func respond(origin: OriginURL, directives: DeliveryDirectives, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
-            try await PlaylistLoader.loadForPlayer(origin, directives: directives, context: context, headers: headers, writer: writer)
+            try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: context.fetching, headers: headers, writer: writer)
         }
         if loaded.source == .origin { engine.traffic.recordFetched(UInt64(loaded.body.count)) }
         guard let playlist = loaded.playlist else {
@@ -42,7 +42,7 @@ struct SessionPlaylistResponder {
             var policy = self.policy
             // Offline, as on /proxy?url=: the app's player must not pick or switch to a variant
             // the cache cannot play.
-            await OfflineVariants(context: context).restrict(&policy, loaded: loaded, origin: origin)
+            await OfflineVariants(environment: context.fetching).restrict(&policy, loaded: loaded, origin: origin)
             try await send(loaded.body, playlist: playlist, url: loaded.url, contentType: loaded.contentType, policy: policy, writer: writer)
             return
         }

@@ -45,7 +45,7 @@ struct GracefulShutdown {
     private func cancelBackgroundWork() async -> Cancelled {
         var cancelled = Cancelled()
         let logger = logger
-        cancelled.unreceivedFetches = context.fetches.cancelUnreceived { count in
+        cancelled.unreceivedFetches = context.fetching.fetches.cancelUnreceived { count in
             logger.info("shutting down: cancelled \(Self.count(count, "fetch", plural: "fetches")) whose clients left during the drain")
         }
         cancelled.prefetchJobs = context.prefetch.status.jobs.count { !$0.state.isFinished }

@@ -12,7 +12,7 @@ import SparseFile
 /// probe; a playing player's next segments while its buffer lasts (``PlaybackTimeline``), and
 /// as a start once it is about to run out. Fetches of others it follows become as urgent.
 final class FetchSession {
-    let context: ProxyContext
+    let environment: FetchEnvironment
     let origin: OriginURL
     let key: String
     private let session: SessionTraffic?
@@ -31,8 +31,8 @@ final class FetchSession {
     /// Raises the fetches of others it follows when the player's buffer is about to run out.
     private var followedEscalation: Task<Void, Never>?
 
-    init(context: ProxyContext, origin: OriginURL, key: String, session: SessionTraffic?, headers: OriginHeaderFields) {
-        self.context = context
+    init(environment: FetchEnvironment, origin: OriginURL, key: String, session: SessionTraffic?, headers: OriginHeaderFields) {
+        self.environment = environment
         self.origin = origin
         self.key = key
         self.session = session
@@ -49,7 +49,7 @@ final class FetchSession {
         do {
             // One response counts once: its later claims (the rest, once the length is known)
             // would count a hit for bytes its own first claim fetched.
-            claim = try context.store.claim(key: key, range: range, counts: !hasClaimed)
+            claim = try environment.store.claim(key: key, range: range, counts: !hasClaimed)
         } catch where error.code == .storeFull || error.code == .diskFull {
             throw StoreHasNoRoom()
         } catch {
@@ -60,7 +60,7 @@ final class FetchSession {
             outcome = CacheOutcome(plan: claim.plan)
         }
         let ownership = owner(range: range, lane: lane)
-        let scheduler = context.upstream.scheduler
+        let scheduler = environment.upstream.scheduler
         for piece in claim.plan.pieces where piece.state == .inFlight {
             scheduler.raise(key: key, range: piece.range, to: ownership.urgency, follower: ownership)
             followsOthers = true
@@ -76,8 +76,8 @@ final class FetchSession {
             }
         }
         for fill in claim.fills {
-            let (upstream, origin) = (context.upstream, origin)
-            guard let task = context.fetches.start(ownership: ownership, { await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
+            let (upstream, origin) = (environment.upstream, origin)
+            guard let task = environment.fetches.start(ownership: ownership, { await upstream.run(fill, from: origin, lane: lane, ownership: ownership) }) else {
                 fill.fail(CancellationError())
                 throw ByteDeliveryError.shuttingDown
             }
@@ -88,10 +88,10 @@ final class FetchSession {
     private func owner(range: ByteRange, lane: UpstreamLane.Kind) -> FetchOwnership {
         if let ownership { return ownership }
         let made: FetchOwnership
-        if lane == .express || context.startingSegments.contains(key, range: range) {
+        if lane == .express || environment.startingSegments.contains(key, range: range) {
             startsPlaybackAt = range.offset
             made = FetchOwnership(urgency: .start, session: session, headers: headers)
-        } else if let placement = context.playbackTimeline.place(key, offset: range.offset) {
+        } else if let placement = environment.playbackTimeline.place(key, offset: range.offset) {
             let deadline = placement.deadline - PlaybackTimeline.lead
             let urgency: FetchUrgency = deadline <= .now || isJump(from: placement.previous) ? .start : .buffering
             made = FetchOwnership(urgency: urgency, escalation: urgency == .buffering ? deadline : nil, session: session, headers: headers)
@@ -106,7 +106,7 @@ final class FetchSession {
     /// the previous segment is cached or in flight, it jumped (a seek), and waits as at a start.
     private func isJump(from previous: PlaybackTimeline.Segment?) -> Bool {
         guard let previous, let wanted = previous.range ?? ByteRange(offset: 0, length: 1) else { return false }
-        return context.store.plan(key: previous.key, range: wanted).pieces.allSatisfy { $0.state == .missing }
+        return environment.store.plan(key: previous.key, range: wanted).pieces.allSatisfy { $0.state == .missing }
     }
 
     /// The error of this session's fetch that was to deliver byte `position`, once it ended;
@@ -127,7 +127,7 @@ final class FetchSession {
     /// more urgent needs the link and little is left of them.
     func end() {
         followedEscalation?.cancel()
-        if let startsPlaybackAt { context.playbackTimeline.playbackStarted(key, offset: startsPlaybackAt) }
-        if let ownership { context.upstream.scheduler.ownerLeft(ownership) }
+        if let startsPlaybackAt { environment.playbackTimeline.playbackStarted(key, offset: startsPlaybackAt) }
+        if let ownership { environment.upstream.scheduler.ownerLeft(ownership) }
     }
 }

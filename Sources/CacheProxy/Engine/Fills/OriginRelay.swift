@@ -6,21 +6,21 @@ import NIOHTTP1
 /// and body as the origin sent them for the client's `Range`. The proxy falls back to it when
 /// the store cannot take a new entry (a full disk), so that a full disk never breaks a response.
 struct OriginRelay {
-    let context: ProxyContext
+    let environment: FetchEnvironment
 
     func respond(
         origin: OriginURL, request: HTTPRequestHead, lane: UpstreamLane.Kind, headers: OriginHeaderFields, writer: ResponseWriter
     ) async throws {
         let range = request.headers.first(name: "range")
         do {
-            try await context.upstream.relay(origin, range: range, lane: lane, headers: headers) { head, body in
+            try await environment.upstream.relay(origin, range: range, lane: lane, headers: headers) { head, body in
                 guard [200, 206, 416].contains(head.status) else { throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)") }
                 try await writer.sendHead(status: HTTPResponseStatus(statusCode: head.status), headers: Self.headers(head))
                 if !writer.isHead {
                     for try await chunk in body {
-                        context.counters.recordFetched(UInt64(chunk.readableBytes))
-                        context.counters.recordPassedThrough(UInt64(chunk.readableBytes))
-                        context.counters.recordServed(UInt64(chunk.readableBytes))
+                        environment.counters.recordFetched(UInt64(chunk.readableBytes))
+                        environment.counters.recordPassedThrough(UInt64(chunk.readableBytes))
+                        environment.counters.recordServed(UInt64(chunk.readableBytes))
                         try await writer.sendBody(chunk)
                     }
                 }

@@ -97,7 +97,7 @@ struct EntryStreamer {
     /// The store has no room: the rest comes straight from the origin, sent and not stored, so
     /// a full cache slows nothing down and breaks no response.
     private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
-        context.noteStoreHasNoRoom()
+        context.fetching.noteStoreHasNoRoom()
         session.passesThrough()
         do {
             try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,

@@ -181,7 +181,7 @@ final class HitResponder {
         default: return nil
         }
         let target = Target(uri: uri, origin: origin.string, key: proxy.store.key(for: origin.string),
-                               isServable: proxy.allows(origin) && !PlaylistDetection.hasManifestExtension(origin))
+                               isServable: proxy.fetching.allows(origin) && !PlaylistDetection.hasManifestExtension(origin))
         lastTarget = target
         return target
     }

@@ -7,7 +7,7 @@ import SparseFile
 /// them), and the first segments of a static presentation are fetched as a start, as
 /// ``PlaylistResponder`` does for HLS.
 struct DASHPlayerResources {
-    let context: ProxyContext
+    let environment: FetchEnvironment
 
     /// Representations looked at per MPD: enough for any real ladder, bounded for hostile ones.
     static let maximumRepresentations = 64
@@ -16,17 +16,17 @@ struct DASHPlayerResources {
         let isStatic = manifest.type == .static
         for representation in manifest.representations.prefix(Self.maximumRepresentations) {
             if let initialization = try? representation.initializationRequest(manifestURL: manifestURL) {
-                register(initialization, in: context.express)
+                register(initialization, in: environment.express)
             }
             if let index = representation.indexRequest(manifestURL: manifestURL) {
-                register(index, in: context.express)
+                register(index, in: environment.express)
             }
             // A live player starts near the live edge: which segments are its start cannot be
             // told from the MPD alone.
             guard isStatic, let starting = try? representation.segmentRequests(
                 manifestURL: manifestURL, in: DASHTimeRange(start: 0, end: PlaylistResponder.startSeconds)) else { continue }
             for request in starting.prefix(Self.startingSegmentsPerRepresentation) {
-                register(request, in: context.startingSegments)
+                register(request, in: environment.startingSegments)
             }
         }
     }
@@ -37,6 +37,6 @@ struct DASHPlayerResources {
     private func register(_ request: DASHSegmentRequest, in registry: RangeRegistry) {
         guard let origin = try? OriginURL(parsing: request.url) else { return }
         let range = request.byteRange.flatMap { range in range.length.flatMap { ByteRange(offset: range.first, length: $0) } }
-        registry.register(context.store.key(for: origin.string), range: range)
+        registry.register(environment.store.key(for: origin.string), range: range)
     }
 }

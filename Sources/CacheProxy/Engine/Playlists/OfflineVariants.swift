@@ -18,7 +18,7 @@ import HLS
 /// offline) already gets the short list: an origin that is down fails at once (refused, no
 /// route, no name), one that is up answers in a round trip.
 struct OfflineVariants {
-    let context: ProxyContext
+    let environment: FetchEnvironment
 
     /// The longest a stale copy's answer waits to learn whether the origin can be reached.
     static let revalidationWait: Duration = .milliseconds(250)
@@ -30,10 +30,10 @@ struct OfflineVariants {
     func restrict(_ policy: inout HLSProxyRewritePolicy, loaded: PlaylistLoader.Loaded, origin: OriginURL) async {
         guard loaded.source != .origin, let playlist = loaded.playlist, playlist.kind == .master,
               let base = HLSBaseURL(loaded.url) else { return }
-        let key = context.store.key(for: origin.string)
+        let key = environment.store.key(for: origin.string)
         // The common case, an origin that answers and no revalidation to wait for, costs no look
         // at the cached media playlists.
-        guard context.upstream.breakers.hasFailedSinceLastAnswer(origin.authority) || context.playlistFreshness.isRevalidating(key) else {
+        guard environment.upstream.breakers.hasFailedSinceLastAnswer(origin.authority) || environment.playlistFreshness.isRevalidating(key) else {
             return
         }
         let selection = startable(in: playlist, base: base)
@@ -46,8 +46,8 @@ struct OfflineVariants {
         }
         policy.keepRendition = { (keptRendition?($0) ?? true) && renditions.contains($0) }
         policy.dropsUnreferencedRenditions = true
-        if context.playlistFreshness.shouldLogOfflineListing(key) {
-            context.logger.notice(
+        if environment.playlistFreshness.shouldLogOfflineListing(key) {
+            environment.logger.notice(
                 "the origin is unreachable: a cached multivariant playlist lists only the variants that can play from the cache",
                 metadata: ["url": "\(origin)", "variants": "\(variants.count) of \(playlist.variants.count)",
                            "renditions": "\(renditions.count) of \(playlist.renditions.count)"])
@@ -57,10 +57,10 @@ struct OfflineVariants {
     /// Whether the origin's last request failed for want of a connection or an answer in time,
     /// waiting a little for a revalidation in flight to tell.
     private func originUnreachable(_ origin: OriginURL) async -> Bool {
-        let breakers = context.upstream.breakers
-        let key = context.store.key(for: origin.string)
+        let breakers = environment.upstream.breakers
+        let key = environment.store.key(for: origin.string)
         let deadline = ContinuousClock.now + Self.revalidationWait
-        while !breakers.hasFailedSinceLastAnswer(origin.authority), context.playlistFreshness.isRevalidating(key),
+        while !breakers.hasFailedSinceLastAnswer(origin.authority), environment.playlistFreshness.isRevalidating(key),
               ContinuousClock.now < deadline {
             // A short poll: this wait happens once per stale copy with uncached variants.
             try? await Task.sleep(for: .milliseconds(5))
@@ -115,10 +115,10 @@ struct OfflineVariants {
     /// Whether the media playlist at `uri` is cached whole, parses, and its first segment (with
     /// its init section) is cached.
     private func canStartMedia(_ uri: String, base: HLSBaseURL) -> Bool {
-        let store = context.store
+        let store = environment.store
         guard let origin = try? OriginURL(parsing: base.resolve(uri)),
-              let cached = PlaylistCache(context: context).cached(store.key(for: origin.string)) else { return false }
-        let url = context.playlistFetches.finalURL(of: origin)
+              let cached = PlaylistCache(environment: environment).cached(store.key(for: origin.string)) else { return false }
+        let url = environment.playlistFetches.finalURL(of: origin)
         guard let media = PlaylistCache.parse(cached.body, url: url), media.kind == .media else { return false }
         let timeline = SessionTimeline(playlist: media, url: url, playlistKey: store.key(for: origin.string),
                                        role: .main(audioGroup: nil), store: store)

@@ -13,7 +13,7 @@ import SparseFile
 /// load by the same rules (``ManifestDocument``): a static one as a VOD playlist, a dynamic one
 /// as a live playlist.
 struct PlaylistLoader {
-    let context: ProxyContext
+    let environment: FetchEnvironment
     let lane: UpstreamLane.Kind
     /// How urgently a player waits for the playlist (``FetchUrgency``).
     let urgency: FetchUrgency
@@ -46,20 +46,20 @@ struct PlaylistLoader {
     func load<Document: ManifestDocument>(
         _ origin: OriginURL, as kind: Document.Type, directives: DeliveryDirectives = DeliveryDirectives(), allowsStale: Bool
     ) async throws -> LoadedManifest<Document> {
-        let key = context.store.key(for: origin.string)
-        let cache = PlaylistCache(context: context)
+        let key = environment.store.key(for: origin.string)
+        let cache = PlaylistCache(environment: environment)
         let cached = cache.cached(key)
         // A cached copy's relative URIs resolve against the URL it was fetched from (after
         // redirects), as the fetched one's did.
-        let cachedURL = context.playlistFetches.finalURL(of: origin)
+        let cachedURL = environment.playlistFetches.finalURL(of: origin)
         if directives.isEmpty, let cached, let document = Document.parse(cached.body, url: cachedURL) {
             let loaded = LoadedManifest(body: cached.body, document: document, url: cachedURL, contentType: cached.contentType, source: .cache)
             switch document.cachedCopyUse {
             case .servedAsIs:
                 return loaded
             case .servedThenRevalidated:
-                context.counters.recordPlaylistWithoutOrigin()
-                PlaylistRevalidation(context: context, origin: origin, key: key, cachedBody: cached.body, headers: headers)
+                environment.counters.recordPlaylistWithoutOrigin()
+                PlaylistRevalidation(environment: environment, origin: origin, key: key, cachedBody: cached.body, headers: headers)
                     .startIfStale(validators: cached.validators)
                 return loaded
             case .fetchedFresh:
@@ -68,21 +68,21 @@ struct PlaylistLoader {
         }
         let fetched: PlaylistFetches.Result
         do {
-            fetched = try await context.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane, urgency: urgency, headers: headers)
+            fetched = try await environment.playlistFetches.fetch(origin.appendingQuery(directives.query), lane: lane, urgency: urgency, headers: headers)
         } catch let error as UpstreamError where allowsStale && error.isOriginDown && !directives.isBlocking {
             guard let cached else { throw error }
-            context.counters.recordStale()
-            context.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
+            environment.counters.recordStale()
+            environment.logger.info("serving a stale playlist: the origin is unreachable", metadata: ["url": "\(origin)"])
             return LoadedManifest(body: cached.body, document: Document.parse(cached.body, url: cachedURL), url: cachedURL,
                                   contentType: cached.contentType, source: .stale)
         }
         let document = Document.parse(fetched.body, url: fetched.finalURL)
         // A playlist the origin says not to store (or that varies by request) is fetched every time.
-        let refusal = context.upstream.storageRefusal(fetched.head, key: key, origin: origin, headers: headers)
+        let refusal = environment.upstream.storageRefusal(fetched.head, key: key, origin: origin, headers: headers)
         if !directives.asksForDelta, refusal == nil {
             cache.save(fetched, key: key, replacing: cached?.body)
             if document?.cachedCopyUse == .servedThenRevalidated {
-                context.playlistFreshness.confirmed(key, lifetime: context.playlistFreshness.lifetime(of: fetched.head))
+                environment.playlistFreshness.confirmed(key, lifetime: environment.playlistFreshness.lifetime(of: fetched.head))
             }
         }
         return LoadedManifest(body: fetched.body, document: document, url: fetched.finalURL,
@@ -93,12 +93,12 @@ struct PlaylistLoader {
     /// lane, a stale copy when the origin fails, and how the cache answered noted on `writer`.
     /// A failure is the engine's (``PlaylistLoadError``): the responder chooses the status.
     static func loadForPlayer<Document: ManifestDocument>(
-        _ origin: OriginURL, as kind: Document.Type = HLSPlaylist.self, directives: DeliveryDirectives, context: ProxyContext,
+        _ origin: OriginURL, as kind: Document.Type = HLSPlaylist.self, directives: DeliveryDirectives, environment: FetchEnvironment,
         headers: OriginHeaderFields, writer: ResponseWriter
     ) async throws(PlaylistLoadError) -> LoadedManifest<Document> {
         let loaded: LoadedManifest<Document>
         do {
-            loaded = try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
+            loaded = try await PlaylistLoader(environment: environment, lane: .express, urgency: .start, headers: headers)
                 .load(origin, as: kind, directives: directives, allowsStale: true)
         } catch {
             throw PlaylistLoadError(error)

@@ -10,7 +10,7 @@ import Logging
 /// copy is served. Only an origin that no longer has the playlist (`404`, `410`) ends the copy:
 /// the next request passes that answer to the player.
 struct PlaylistRevalidation {
-    let context: ProxyContext
+    let environment: FetchEnvironment
     let origin: OriginURL
     let key: String
     let cachedBody: [UInt8]
@@ -19,9 +19,9 @@ struct PlaylistRevalidation {
 
     /// Starts the revalidation, unless the copy is fresh or one already runs.
     func startIfStale(validators: EntryMetadata) {
-        let freshness = context.playlistFreshness
+        let freshness = environment.playlistFreshness
         guard freshness.beginRevalidation(key) else { return }
-        let started = context.fetches.start { [self] in
+        let started = environment.fetches.start { [self] in
             await run(validators: validators)
             freshness.endRevalidation(key)
             return nil
@@ -30,24 +30,24 @@ struct PlaylistRevalidation {
     }
 
     private func run(validators: EntryMetadata) async {
-        let freshness = context.playlistFreshness
+        let freshness = environment.playlistFreshness
         do {
-            let answer = try await context.playlistFetches.revalidate(origin, validators: validators, headers: headers)
+            let answer = try await environment.playlistFetches.revalidate(origin, validators: validators, headers: headers)
             let notModified = answer.head.status == 304
-            context.counters.recordRevalidation(notModified: notModified)
+            environment.counters.recordRevalidation(notModified: notModified)
             if !notModified {
                 guard PlaylistCache.parse(answer.body, url: answer.finalURL) != nil else {
                     noteFailure("the origin answered with something that is not a playlist")
                     return
                 }
-                PlaylistCache(context: context).save(answer, key: key, replacing: cachedBody)
+                PlaylistCache(environment: environment).save(answer, key: key, replacing: cachedBody)
             }
             freshness.confirmed(key, lifetime: freshness.lifetime(of: answer.head))
         } catch let error as UpstreamError {
             if case .status(let status) = error.code, status == 404 || status == 410 {
-                _ = try? context.store.remove(key: key)
+                _ = try? environment.store.remove(key: key)
                 freshness.forget(key)
-                context.logger.notice("a cached playlist is gone from its origin: the next request gets the origin's answer",
+                environment.logger.notice("a cached playlist is gone from its origin: the next request gets the origin's answer",
                                       metadata: ["url": "\(origin)", "status": "\(status)"])
                 return
             }
@@ -61,8 +61,8 @@ struct PlaylistRevalidation {
 
     /// Logs a failed revalidation once until one succeeds; the cached copy goes on serving.
     private func noteFailure(_ reason: String) {
-        guard context.playlistFreshness.failed(key) else { return }
-        context.logger.notice("could not revalidate a cached playlist: serving the cached copy",
+        guard environment.playlistFreshness.failed(key) else { return }
+        environment.logger.notice("could not revalidate a cached playlist: serving the cached copy",
                               metadata: ["url": "\(origin)", "reason": "\(reason)"])
     }
 }

@@ -32,7 +32,7 @@ final class DownloadManager: Sendable {
     }
 
     /// Queues `request` and starts it when a place is free; nil once the proxy is stopping.
-    func start(_ request: DownloadRequest, context: ProxyContext) -> DownloadStatus? {
+    func start(_ request: DownloadRequest, environment: FetchEnvironment) -> DownloadStatus? {
         let id = downloads.withLock { downloads -> String? in
             guard !downloads.isClosed else { return nil }
             downloads.nextID += 1
@@ -43,7 +43,7 @@ final class DownloadManager: Sendable {
             return id
         }
         guard let id else { return nil }
-        startWaiting(context: context)
+        startWaiting(environment: environment)
         return status(id)
     }
 
@@ -79,7 +79,7 @@ final class DownloadManager: Sendable {
         for task in tasks { await task.value }
     }
 
-    private func startWaiting(context: ProxyContext) {
+    private func startWaiting(environment: FetchEnvironment) {
         downloads.withLock { downloads in
             guard !downloads.isClosed else { return }
             var running = downloads.entries.count { $0.state == .running }
@@ -88,11 +88,11 @@ final class DownloadManager: Sendable {
                 downloads.entries[index].state = .running
                 downloads.entries[index].progress = DownloadProgress(
                     resourcesDone: 0, resourcesTotal: 0, segmentsDone: 0, segmentsTotal: 0, bytesFetched: 0, elapsedSeconds: 0)
-                // The task holds the context only while it runs: a stopped proxy's downloads are
-                // awaited and dropped by shutdown(), so nothing keeps the context alive after it.
-                downloads.entries[index].task = Task { [weak self, weak context] in
-                    guard let self, let context else { return }
-                    let run = DownloadRun(context: context, options: Self.options(for: entry.request)) { progress in
+                // The task holds the environment only while it runs: a stopped proxy's downloads are
+                // awaited and dropped by shutdown(), so nothing keeps the environment alive after it.
+                downloads.entries[index].task = Task { [weak self, weak environment] in
+                    guard let self, let environment else { return }
+                    let run = DownloadRun(environment: environment, options: Self.options(for: entry.request)) { progress in
                         self.record(progress, for: entry.id)
                     }
                     let outcome: (DownloadStatus.State, String?)
@@ -104,7 +104,7 @@ final class DownloadManager: Sendable {
                     } catch {
                         outcome = Task.isCancelled ? (.cancelled, nil) : (.failed, "\(error)")
                     }
-                    self.finish(entry.id, outcome, context: context)
+                    self.finish(entry.id, outcome, environment: environment)
                 }
                 running += 1
             }
@@ -127,14 +127,14 @@ final class DownloadManager: Sendable {
         }
     }
 
-    private func finish(_ id: String, _ outcome: (DownloadStatus.State, String?), context: ProxyContext) {
+    private func finish(_ id: String, _ outcome: (DownloadStatus.State, String?), environment: FetchEnvironment) {
         downloads.withLock { downloads in
             guard let index = downloads.entries.firstIndex(where: { $0.id == id }) else { return }
             if downloads.entries[index].state != .cancelled { downloads.entries[index].state = outcome.0 }
             downloads.entries[index].error = outcome.1
             downloads.entries[index].task = nil
         }
-        startWaiting(context: context)
+        startWaiting(environment: environment)
     }
 
     private static func status(_ entry: Entry) -> DownloadStatus {

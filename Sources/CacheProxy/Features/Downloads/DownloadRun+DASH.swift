@@ -9,7 +9,7 @@ extension DownloadRun {
     func downloadDASHPresentation(_ origin: OriginURL) async throws {
         expect(resources: 1, segments: 0)
         let loaded = try await withRetries(origin.string) {
-            try await PlaylistLoader(context: self.context, lane: .segment, urgency: .deep, headers: self.options.headers)
+            try await PlaylistLoader(environment: self.environment, lane: .segment, urgency: .deep, headers: self.options.headers)
                 .load(origin, as: DASHManifest.self, allowsStale: false)
         }
         done(origin, fetched: loaded.source == .origin ? UInt64(loaded.body.count) : 0, isSegment: false)
@@ -60,7 +60,7 @@ extension DownloadRun {
             try await self.warmer.bytes(indexOrigin, range: range, attempts: self.options.attempts)
         }
         done(indexOrigin, fetched: fetched, isSegment: false)
-        let file = context.store.reader(for: context.upstream.entryKey(for: indexOrigin, headers: options.headers)).file
+        let file = environment.store.reader(for: environment.upstream.entryKey(for: indexOrigin, headers: options.headers)).file
         guard let file, case .bytes(let bytes) = try file.read(range) else {
             throw DownloadError(message: "\(indexOrigin): the index bytes \(range) were fetched but cannot be read back", failures: [])
         }

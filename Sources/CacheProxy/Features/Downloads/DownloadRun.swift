@@ -7,7 +7,7 @@ import Synchronization
 /// One ``OfflineDownloader/download(_:options:progress:)`` call: finds every resource of the
 /// presentation, fetches them a few at a time, and keeps count.
 final class DownloadRun: Sendable {
-    let context: ProxyContext
+    let environment: FetchEnvironment
     let options: OfflineDownloader.Options
     private let report: @Sendable (DownloadProgress) -> Void
     private let started = ContinuousClock.now
@@ -24,13 +24,13 @@ final class DownloadRun: Sendable {
         var failures: [String] = []
     }
 
-    init(context: ProxyContext, options: OfflineDownloader.Options, progress: @escaping @Sendable (DownloadProgress) -> Void) {
-        self.context = context
+    init(environment: FetchEnvironment, options: OfflineDownloader.Options, progress: @escaping @Sendable (DownloadProgress) -> Void) {
+        self.environment = environment
         self.options = options
         self.report = progress
     }
 
-    var warmer: ResourceWarmer { ResourceWarmer(context: context, lane: .segment, urgency: .deep, headers: options.headers) }
+    var warmer: ResourceWarmer { ResourceWarmer(environment: environment, lane: .segment, urgency: .deep, headers: options.headers) }
 
     func download(_ origin: OriginURL) async throws -> DownloadReport {
         if PlaylistDetection.hasPlaylistExtension(origin) {
@@ -40,7 +40,7 @@ final class DownloadRun: Sendable {
         } else {
             expect(resources: 1, segments: 0)
             let fetched = try await withRetries(origin.string) { try await self.warmer.bytes(origin, attempts: self.options.attempts) }
-            let file = context.store.reader(for: context.store.key(for: origin.string)).file
+            let file = environment.store.reader(for: environment.store.key(for: origin.string)).file
             if file?.metadata.isPlaylist == true {
                 try await downloadPresentation(origin)
             } else if file?.metadata.isDASHManifest == true {
@@ -50,7 +50,7 @@ final class DownloadRun: Sendable {
             }
         }
         if options.pin {
-            for key in counts.withLock({ $0.keys }) { try? context.store.setPinned(true, for: key) }
+            for key in counts.withLock({ $0.keys }) { try? environment.store.setPinned(true, for: key) }
         }
         return counts.withLock { counts in
             DownloadReport(resources: counts.resourcesDone, segments: counts.segmentsDone, bytesFetched: counts.bytesFetched, keys: counts.keys)
@@ -166,7 +166,7 @@ final class DownloadRun: Sendable {
             counts.resourcesDone += 1
             if isSegment { counts.segmentsDone += 1 }
             counts.bytesFetched += fetched
-            let key = context.store.key(for: origin.string)
+            let key = environment.store.key(for: origin.string)
             if !counts.keys.contains(key) { counts.keys.append(key) }
             let elapsed = ContinuousClock.now - started
             return DownloadProgress(

@@ -1,6 +1,7 @@
 public import CacheProxyParsing
 public import CacheStore
 import HLS
+import NIOPosix
 public import Logging
 import SparseFile
 import Synchronization
@@ -69,18 +70,20 @@ public final class OfflineDownloader: Sendable {
         } catch {
             throw DownloadError(message: "\(url) is not an http(s) URL: \(error.message)", failures: [])
         }
-        // A download serves no cached bytes, so it starts no cold-read threads.
-        var configuration = configuration
-        configuration.coldReadThreads = 0
-        let context = ProxyContext(store: store, configuration: configuration, originClient: originClient, threads: 1, logger: logger)
-        let run = DownloadRun(context: context, options: options, progress: progress)
+        // Fetching alone: a download serves nothing, so it has no connections, mappings or
+        // cold-read threads, and keeps no metrics.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let environment = FetchEnvironment(store: store, configuration: configuration, originClient: originClient, group: group,
+                                           counters: ProxyCounters(), metrics: nil, logger: logger)
+        let run = DownloadRun(environment: environment, options: options, progress: progress)
+        let outcome: Result<DownloadReport, any Error>
         do {
-            let report = try await run.download(origin)
-            await context.shutdown()
-            return report
+            outcome = .success(try await run.download(origin))
         } catch {
-            await context.shutdown()
-            throw error
+            outcome = .failure(error)
         }
+        await environment.shutdown()
+        try? await group.shutdownGracefully()
+        return try outcome.get()
     }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// segment lane; before each one the job waits while the origin's circuit breaker is open and
 /// stops when the cache is near its size limit.
 final class PrefetchJob: Sendable {
-    let context: ProxyContext
+    let environment: FetchEnvironment
     let origin: OriginURL
     let budget: PrefetchRequest.Budget
     let variant: PrefetchRequest.VariantChoice
@@ -24,9 +24,9 @@ final class PrefetchJob: Sendable {
     /// Its place in the app's list (0: the next video): the next video's start goes first.
     let rank = FetchRank()
 
-    init(context: ProxyContext, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
+    init(environment: FetchEnvironment, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
          headers: OriginHeaderFields = OriginHeaderFields()) {
-        self.context = context
+        self.environment = environment
         self.origin = origin
         self.budget = budget
         self.variant = variant
@@ -47,7 +47,7 @@ final class PrefetchJob: Sendable {
     /// The start buffer of a video is what the user waits for at the next swipe; the rest of
     /// the budget is deeper buffering, behind a playing player's next segments.
     private func warmer(_ urgency: FetchUrgency = .ahead) -> ResourceWarmer {
-        ResourceWarmer(context: context, lane: .segment, urgency: urgency, rank: rank, headers: headers)
+        ResourceWarmer(environment: environment, lane: .segment, urgency: urgency, rank: rank, headers: headers)
     }
 
     /// Runs the job; returns a note about what it left out, if anything.
@@ -111,7 +111,7 @@ final class PrefetchJob: Sendable {
         try await admit(estimate: nil)
         let fetched = try await warmer().playlist(url)
         spent.add(fetched.fetchedBytes, ordering: .relaxed)
-        context.metrics?.recordPrefetched(fetched.fetchedBytes)
+        environment.metrics?.recordPrefetched(fetched.fetchedBytes)
         return fetched
     }
 
@@ -124,11 +124,11 @@ final class PrefetchJob: Sendable {
     private func warmDASHPresentation(_ url: OriginURL) async throws -> String? {
         try checkStillListed()
         try await admit(estimate: nil)
-        let loaded = try await PlaylistLoader(context: context, lane: .segment, urgency: .ahead, headers: headers)
+        let loaded = try await PlaylistLoader(environment: environment, lane: .segment, urgency: .ahead, headers: headers)
             .load(url, as: DASHManifest.self, allowsStale: false)
         let fetchedBytes = loaded.source == .origin ? UInt64(loaded.body.count) : 0
         spent.add(fetchedBytes, ordering: .relaxed)
-        context.metrics?.recordPrefetched(fetchedBytes)
+        environment.metrics?.recordPrefetched(fetchedBytes)
         guard let manifest = loaded.document, let manifestURL = DASHAbsoluteURL(loaded.url) else {
             throw UpstreamError(.invalidResponse, "\(url) is not an MPD")
         }
@@ -139,7 +139,7 @@ final class PrefetchJob: Sendable {
             }
             var index: DASHSegmentIndex?
             if let indexRequest = representation.indexRequest(manifestURL: manifestURL), let indexRange = try await fetch(indexRequest) {
-                let file = context.store.reader(for: context.store.key(for: indexRange.origin.string)).file
+                let file = environment.store.reader(for: environment.store.key(for: indexRange.origin.string)).file
                 index = try file.flatMap { try read(indexRange.range, of: $0) }
                     .flatMap { try? DASHSegmentIndex(parsing: $0, fileOffset: indexRange.range.offset) }
             }
@@ -169,10 +169,10 @@ final class PrefetchJob: Sendable {
     // MARK: Plain files
 
     private func warmFile() async throws -> String? {
-        let key = context.store.key(for: origin.string)
+        let key = environment.store.key(for: origin.string)
         let probe = ByteRange(offset: 0, length: min(Self.probeLength, remainingBytes ?? Self.probeLength))
         try await fetch(origin, range: probe, size: probe?.length)
-        let reader = context.store.reader(for: key)
+        let reader = environment.store.reader(for: key)
         guard let file = reader.file, let probe, case .bytes(let head) = try file.read(probe.clamped(to: file.contentLength)) else {
             return nil
         }
@@ -248,15 +248,15 @@ final class PrefetchJob: Sendable {
         // read timeout ends its transfer: the gap is fetched again, not the video given up.
         let fetched = try await warmer(urgency).bytes(origin, range: range, attempts: Self.attempts)
         spent.add(fetched, ordering: .relaxed)
-        context.metrics?.recordPrefetched(fetched)
+        environment.metrics?.recordPrefetched(fetched)
     }
 
     /// Waits while the origin's breaker is open; stops when the cache is near its limit.
     private func admit(estimate: UInt64?) async throws {
-        while context.upstream.breakers.isOpen(origin.authority) {
+        while environment.upstream.breakers.isOpen(origin.authority) {
             try await Task.sleep(for: .milliseconds(250))
         }
-        let store = context.store
+        let store = environment.store
         let ceiling = UInt64(Double(store.maximumSize) * Self.storeFillLimit)
         if store.totalBytes + (estimate ?? 0) > ceiling { throw PrefetchStop(reason: .storeNearLimit) }
     }

@@ -34,9 +34,9 @@ final class PrefetchScheduler: Sendable {
         self.concurrency = max(1, concurrency)
     }
 
-    /// Replaces the queue with `request`'s videos and starts warming them through `context`.
+    /// Replaces the queue with `request`'s videos and starts warming them through `environment`.
     @discardableResult
-    func replace(with request: PrefetchRequest, context: ProxyContext) -> PrefetchStatus {
+    func replace(with request: PrefetchRequest, environment: FetchEnvironment) -> PrefetchStatus {
         queue.withLock { queue in
             guard !queue.isClosed else { return }
             let previous = queue.entries
@@ -45,7 +45,7 @@ final class PrefetchScheduler: Sendable {
             queue.entries = zip(request.urls, request.headers).map { url, headers in
                 // A job asked with other fields starts over: they may give other bytes.
                 if let entry = kept.removeValue(forKey: url.string), entry.job.headers == headers { return entry }
-                return Entry(job: PrefetchJob(context: context, origin: url, budget: request.budget, variant: request.variant, headers: headers),
+                return Entry(job: PrefetchJob(environment: environment, origin: url, budget: request.budget, variant: request.variant, headers: headers),
                              state: .queued)
             }
             for (position, entry) in queue.entries.enumerated() { entry.job.rank.set(position) }
@@ -58,7 +58,7 @@ final class PrefetchScheduler: Sendable {
         }
         // The fetches in flight go by the new places at once: the job now first must not share
         // the link with the one behind it because its fetch began while it was second.
-        context.upstream.scheduler.ranksChanged()
+        environment.upstream.scheduler.ranksChanged()
         startWaitingJobs()
         return status
     }
@@ -77,7 +77,7 @@ final class PrefetchScheduler: Sendable {
     }
 
     /// Stops for good: cancels everything, waits for the jobs in flight to end, and lets go of
-    /// them (each job holds the proxy's context, which holds this queue).
+    /// them (each job holds the fetch environment, which the proxy's context holds beside this queue).
     func shutdown() async {
         let tasks = queue.withLock { queue -> [Task<Void, Never>] in
             queue.isClosed = true

@@ -6,7 +6,7 @@ import SparseFile
 /// Puts resources into the cache the way the proxy serves them, without a client: prefetching
 /// and offline downloads both go through here, so whatever they cache plays back offline.
 struct ResourceWarmer: Sendable {
-    let context: ProxyContext
+    let environment: FetchEnvironment
     let lane: UpstreamLane.Kind
     /// How urgently a player needs what is warmed: fetches wait for, and pause behind, more
     /// urgent ones.
@@ -29,7 +29,7 @@ struct ResourceWarmer: Sendable {
 
     /// Fetches `origin`'s playlist and stores it raw, as a player's request would.
     func playlist(_ origin: OriginURL) async throws -> FetchedPlaylist {
-        let loaded = try await PlaylistLoader(context: context, lane: lane, urgency: urgency, headers: headers).load(origin, allowsStale: false)
+        let loaded = try await PlaylistLoader(environment: environment, lane: lane, urgency: urgency, headers: headers).load(origin, allowsStale: false)
         guard let playlist = loaded.playlist else {
             throw UpstreamError(.invalidResponse, "\(origin) is not a playlist")
         }
@@ -41,19 +41,19 @@ struct ResourceWarmer: Sendable {
     /// `attempts` times. Returns the bytes this call fetched.
     @discardableResult
     func bytes(_ origin: OriginURL, range: ByteRange? = nil, attempts: Int = 1) async throws -> UInt64 {
-        let key = context.upstream.entryKey(for: origin, headers: headers)
+        let key = environment.upstream.entryKey(for: origin, headers: headers)
         let wanted = range ?? ByteRange(offset: 0, length: UInt64.max)
         guard let wanted else { return 0 }
         var fetched: UInt64 = 0
         var failures = 0
         while true {
             try Task.checkCancellation()
-            let claim = try context.store.claim(key: key, range: wanted)
+            let claim = try environment.store.claim(key: key, range: wanted)
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
                 let ownership = FetchOwnership(urgency: urgency, rank: rank, session: session, headers: headers, preemptible: true)
-                if let error = await context.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
+                if let error = await environment.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
                     // Cut for a player's start: not a failure, the gap is claimed again below.
                     if !ownership.wasPreempted { lastError = error }
                 }
@@ -66,16 +66,16 @@ struct ResourceWarmer: Sendable {
                 continue
             }
             // Pieces others were fetching: follow them to their end, then look again.
-            let pending = context.store.plan(key: key, range: wanted).pieces.first { $0.state != .cached }
+            let pending = environment.store.plan(key: key, range: wanted).pieces.first { $0.state != .cached }
             guard let pending else { return fetched }
             if pending.state == .missing && claim.fills.isEmpty {
                 // Nothing could be claimed for it (a head-only entry's limit): it stays missing.
                 throw UpstreamError(.invalidResponse, "\(origin): bytes \(pending.range) cannot be cached")
             }
             if pending.state == .inFlight {
-                context.upstream.scheduler.raise(key: key, range: pending.range, to: urgency, backgroundRank: rank.value)
+                environment.upstream.scheduler.raise(key: key, range: pending.range, to: urgency, backgroundRank: rank.value)
                 do {
-                    _ = try await context.store.reader(for: key).waitForBytes(at: pending.range.offset)
+                    _ = try await environment.store.reader(for: key).waitForBytes(at: pending.range.offset)
                 } catch let error as CacheStoreError where error.code != .closed {
                     continue  // their fetch failed or ended short: claim it ourselves
                 }

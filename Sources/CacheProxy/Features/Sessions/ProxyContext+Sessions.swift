@@ -6,7 +6,7 @@ extension ProxyContext {
         let limit = configuration.limits.maximumOpenSessions
         guard sessions.hasRoom(limit: limit) else { throw .tooManySessions(limit: limit) }
         let id = Self.makeSessionID()
-        let engine = try await SessionOpener(context: self).open(request, id: id, base: base + "/sessions/" + id)
+        let engine = try await SessionOpener(environment: fetching).open(request, id: id, base: base + "/sessions/" + id)
         switch sessions.add(engine, limit: limit) {
         case nil:
             break

@@ -19,7 +19,7 @@ final class SessionEngine: Sendable {
     let request: PlaybackSessionRequest
     let presentation: SessionPresentation
     let traffic = SessionTraffic()
-    private let context: ProxyContext
+    private let environment: FetchEnvironment
     private let state: Mutex<State>
     private let clock = ContinuousClock()
 
@@ -49,11 +49,11 @@ final class SessionEngine: Sendable {
         var start = StartAnswer.notAsked
     }
 
-    init(id: String, request: PlaybackSessionRequest, presentation: SessionPresentation, context: ProxyContext) {
+    init(id: String, request: PlaybackSessionRequest, presentation: SessionPresentation, environment: FetchEnvironment) {
         self.id = id
         self.request = request
         self.presentation = presentation
-        self.context = context
+        self.environment = environment
         state = Mutex(State(lastActivity: ContinuousClock.now))
     }
 
@@ -169,7 +169,7 @@ final class SessionEngine: Sendable {
         guard let base = HLSBaseURL(url) else { return }
         var roles: [String: SessionTimeline.Role] = [:]
         func key(_ uri: String) -> String? {
-            (try? OriginURL(parsing: base.resolve(uri))).map { context.store.key(for: $0.string) }
+            (try? OriginURL(parsing: base.resolve(uri))).map { environment.store.key(for: $0.string) }
         }
         for rendition in multivariant.renditions {
             if let uri = rendition.uri, let key = key(uri) { roles[key] = .rendition(type: rendition.type, groupID: rendition.groupID) }
@@ -252,7 +252,7 @@ final class SessionEngine: Sendable {
     /// is left: fetching it again later would cost more.
     private func isNearlyDone(_ slot: SessionBuffer.Slot) -> Bool {
         guard let timeline = timeline(slot.timeline), let media = timeline.segments[slot.segment].media,
-              let file = context.store.reader(for: media.key).file else { return false }
+              let file = environment.store.reader(for: media.key).file else { return false }
         let range = media.range ?? file.contentLength.flatMap { ByteRange(offset: 0, length: $0) }
         guard let range else { return false }
         let cached = min(file.cachedLength(from: range.offset), range.length)
@@ -281,7 +281,7 @@ final class SessionEngine: Sendable {
 
     private func fetch(_ slot: SessionBuffer.Slot) async -> Bool {
         guard let segment = timeline(slot.timeline)?.segments[slot.segment], let media = segment.media else { return true }
-        let warmer = ResourceWarmer(context: context, lane: .segment, urgency: urgency(of: slot), session: traffic,
+        let warmer = ResourceWarmer(environment: environment, lane: .segment, urgency: urgency(of: slot), session: traffic,
                                     headers: request.headers)
         do {
             for resource in segment.prerequisites + [media] {
@@ -290,7 +290,7 @@ final class SessionEngine: Sendable {
             return true
         } catch {
             if !(error is CancellationError) {
-                context.logger.debug("session buffering failed", metadata: ["session": "\(id)", "url": "\(media.origin)", "error": "\(error)"])
+                environment.logger.debug("session buffering failed", metadata: ["session": "\(id)", "url": "\(media.origin)", "error": "\(error)"])
             }
             return false
         }
@@ -358,7 +358,7 @@ final class SessionEngine: Sendable {
     }
 
     private func isStartCached(_ amount: PlaybackSessionRequest.Amount, of timeline: SessionTimeline) -> Bool {
-        let cached = timeline.cachedPrefix(store: context.store)
+        let cached = timeline.cachedPrefix(store: environment.store)
         switch amount {
         case .segments(let count): return cached >= min(count, timeline.count)
         case .seconds(let seconds): return timeline.times.startTime(ofSegment: cached) >= min(seconds, timeline.times.totalDuration)
@@ -406,7 +406,7 @@ final class SessionEngine: Sendable {
         if let main {
             let first = min(position.map { $0 + 1 } ?? 0, main.count)
             var end = first
-            while end < main.count, main.isCached(end, store: context.store) { end += 1 }
+            while end < main.count, main.isCached(end, store: environment.store) { end += 1 }
             buffered = (end - first, main.times.duration(of: first..<end))
         }
         let idle = clock.now - lastActivity

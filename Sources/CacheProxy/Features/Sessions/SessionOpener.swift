@@ -6,10 +6,10 @@ import HLS
 /// opens with the origin down), settles the locked variant, joins a virtual playlist, and
 /// starts buffering when the session asks for it. Every refusal names the field it is about.
 struct SessionOpener {
-    let context: ProxyContext
+    let environment: FetchEnvironment
 
     func open(_ request: PlaybackSessionRequest, id: String, base: String) async throws(SessionOpenError) -> SessionEngine {
-        if let refused = request.urls.first(where: { !context.allows($0) }) {
+        if let refused = request.urls.first(where: { !environment.allows($0) }) {
             throw .notAllowed(host: refused.host)
         }
         if request.isVirtual {
@@ -21,16 +21,16 @@ struct SessionOpener {
         }
         let loaded = try await load(origin, field: "url", headers: request.headers)
         guard let playlist = loaded.playlist else {
-            if DASHManifestResponder(context: context, headers: request.headers).isManifest(origin) {
+            if environment.holdsDASHManifest(origin, headers: request.headers) {
                 return try await openDASH(request, id: id, base: base)
             }
             throw SessionOpenError.invalidField("url", "\(origin) is not an HLS playlist or a DASH MPD")
         }
         var presentation = SessionPresentation(entry: .playlist(origin), locked: nil, base: base)
         guard playlist.kind == .master else {
-            let engine = SessionEngine(id: id, request: request, presentation: presentation, context: context)
-            engine.register(SessionTimeline(playlist: playlist, url: loaded.url, playlistKey: context.store.key(for: origin.string),
-                                            role: .main(audioGroup: nil), store: context.store))
+            let engine = SessionEngine(id: id, request: request, presentation: presentation, environment: environment)
+            engine.register(SessionTimeline(playlist: playlist, url: loaded.url, playlistKey: environment.store.key(for: origin.string),
+                                            role: .main(audioGroup: nil), store: environment.store))
             return engine
         }
         if let quality = request.quality {
@@ -39,7 +39,7 @@ struct SessionOpener {
             }
             presentation.locked = .init(summary: chosen, resolution: playlist.variants[chosen.index].resolution?.description)
         }
-        let engine = SessionEngine(id: id, request: request, presentation: presentation, context: context)
+        let engine = SessionEngine(id: id, request: request, presentation: presentation, environment: environment)
         engine.learnRoles(from: playlist, url: loaded.url)
         if let locked = presentation.locked, engine.aheadAmount != nil || engine.startAmount != nil {
             await preload(variant: playlist.variants[locked.summary.index], of: playlist, url: loaded.url, into: engine)
@@ -58,11 +58,11 @@ struct SessionOpener {
         }
         for (uri, role) in uris {
             guard let origin = try? OriginURL(parsing: base.resolve(uri)),
-                  let loaded = try? await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: engine.request.headers)
+                  let loaded = try? await PlaylistLoader(environment: environment, lane: .express, urgency: .start, headers: engine.request.headers)
                       .load(origin, allowsStale: true),
                   let media = loaded.playlist, media.kind == .media else { continue }
-            engine.register(SessionTimeline(playlist: media, url: loaded.url, playlistKey: context.store.key(for: origin.string),
-                                            role: role, store: context.store))
+            engine.register(SessionTimeline(playlist: media, url: loaded.url, playlistKey: environment.store.key(for: origin.string),
+                                            role: role, store: environment.store))
         }
     }
 
@@ -108,9 +108,9 @@ struct SessionOpener {
             throw SessionOpenError.invalidField(error.partIndex.map { "urls[\($0)]" } ?? "urls", error.message)
         }
         let presentation = SessionPresentation(entry: .virtual(joined), locked: locked, base: base)
-        let engine = SessionEngine(id: id, request: request, presentation: presentation, context: context)
+        let engine = SessionEngine(id: id, request: request, presentation: presentation, environment: environment)
         engine.register(SessionTimeline(playlist: joined, url: request.urls[0].string, playlistKey: presentation.playlistURL,
-                                        role: .main(audioGroup: nil), store: context.store))
+                                        role: .main(audioGroup: nil), store: environment.store))
         return engine
     }
 
@@ -147,7 +147,7 @@ struct SessionOpener {
             }
             presentation.dashLock = lock
         }
-        return SessionEngine(id: id, request: request, presentation: presentation, context: context)
+        return SessionEngine(id: id, request: request, presentation: presentation, environment: environment)
     }
 
     private func load(_ origin: OriginURL, field: String, headers: OriginHeaderFields) async throws(SessionOpenError) -> PlaylistLoader.Loaded {
@@ -158,7 +158,7 @@ struct SessionOpener {
         _ origin: OriginURL, as kind: Document.Type, field: String, headers: OriginHeaderFields
     ) async throws(SessionOpenError) -> LoadedManifest<Document> {
         do {
-            return try await PlaylistLoader(context: context, lane: .express, urgency: .start, headers: headers)
+            return try await PlaylistLoader(environment: environment, lane: .express, urgency: .start, headers: headers)
                 .load(origin, as: kind, allowsStale: true)
         } catch {
             throw .loadFailed(field: field, origin: origin, PlaylistLoadError(error))
