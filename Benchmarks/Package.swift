@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "CacheProxy", package: rootIdentity),
                 .product(name: "CacheProxyServer", package: rootIdentity),
                 .product(name: "CacheStore", package: rootIdentity),
+                .product(name: "SparseFile", package: rootIdentity),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -54,7 +54,7 @@ start_client_proxy() {
     "$proxy_binary" "$1" "$work/cache-$1" >"$work/port-$1" &
     client_pid[$1]=$!
     for _ in $(seq 1 400); do
-        grep -qE '^[0-9]+$' "$work/port-$1" && break
+        grep -sqE '^[0-9]+$' "$work/port-$1" && break
         sleep 0.05
     done
     client_port[$1]=$(grep -E '^[0-9]+$' "$work/port-$1" | head -1)

@@ -4,6 +4,7 @@ import CacheProxyURLSession
 import CacheStore
 import Dispatch
 import Logging
+import SparseFile
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,8 @@ import Glibc
 /// Prints the port it listens on, alone on one line, and serves until SIGTERM or SIGINT; then
 /// it shuts down (responses in flight may finish) and closes the store. Everything but the
 /// origin client is the configuration's default, with metrics and the access log off (the
-/// script times misses, not logging).
+/// script times misses, not logging); the store is written as `sparsecache serve` writes it
+/// by default (no fsync), so that its misses compare with bench-proxy.sh's through the CLI.
 @main
 enum OriginClientProxy {
     static func main() async {
@@ -38,7 +40,8 @@ enum OriginClientProxy {
         let proxy: CacheProxy
         let port: Int
         do {
-            store = try CacheStore.open(at: directory)
+            store = try CacheStore.open(at: directory, configuration: CacheStoreConfiguration(
+                fileOptions: SparseFileOptions(durability: .none)))
             proxy = try CacheProxy(store: store, configuration: configuration)
             port = try await proxy.start()
         } catch {
