@@ -157,6 +157,13 @@ compared() {
     if [ "$frames" -lt 100 ] || [ ! -s "$work/$name.audio" ]; then
         fail "$name: decoded $frames video frames and $(wc -c <"$work/$name.audio") bytes of audio checksums through the proxy"
     elif [ "$player" = ffplay ]; then
+        # ffplay's status line runs into the filters' lines of its log, and a frame's line is at
+        # times cut and not counted (seen: 148 of 150 once in a full run, 150 when played again):
+        # a count that differs from the direct play's is played once more before it fails.
+        if [ "$frames" -ne "$(wc -l <"$work/direct-ffplay.video")" ] && "${player}_output" "$url" "$name-again"; then
+            echo "e2e-players: $name counted $frames video frames, played once more" >&2
+            frames=$(wc -l <"$work/$name-again.video")
+        fi
         if [ "$frames" -ne "$(wc -l <"$work/direct-ffplay.video")" ]; then
             fail "$name: decoded $frames video frames, its direct play $(wc -l <"$work/direct-ffplay.video")"
         elif ! message=$(fetched_whole "$name" 2>&1); then

@@ -115,7 +115,10 @@ for e2e in scripts/e2e-*.sh; do
     [ -e "$e2e" ] || continue
     echo "== $e2e" >&2
     "$e2e"
-    record "$(basename "$e2e")" $?
+    # Taken before any other expansion: a command substitution in the same command line (the
+    # script's name) would reset $? to its own status, and every e2e script would count as passed.
+    status=$?
+    record "$(basename "$e2e")" "$status"
 done
 
 if [ ${#failures[@]} -gt 0 ]; then
