@@ -25,8 +25,8 @@ product=${PRODUCT:-CacheProxy}
 max_mb=${MAX_OBJECT_MB:-6}
 optimize=${OPTIMIZE:-speed}
 case $product in
-    CacheProxy) imports="import CacheProxyURLSession"; configuration=app; products='"CacheProxy"' ;;
-    CacheProxyServer) imports="import CacheProxyServer"; configuration=server; products='"CacheProxy", "CacheProxyServer"' ;;
+    CacheProxy) imports="import CacheProxyURLSession"; configuration=app; products=(CacheProxy) ;;
+    CacheProxyServer) imports="import CacheProxyServer"; configuration=server; products=(CacheProxy CacheProxyServer) ;;
     *) echo "bench-size: PRODUCT is CacheProxy or CacheProxyServer" >&2; exit 2 ;;
 esac
 case $optimize in
@@ -49,7 +49,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "minimal",
-            dependencies: [$(for p in ${products//,/ }; do printf '.product(name: %s, package: "SparseCache"), ' "$p"; done)
+            dependencies: [$(printf '.product(name: "%s", package: "SparseCache"), ' "${products[@]}")
                 .product(name: "CacheStore", package: "SparseCache"),
             ]
         ),

@@ -38,7 +38,6 @@ public final class CacheProxy: Sendable {
     public let configuration: CacheProxyConfiguration
     public let store: CacheStore
     private let logger: Logger
-    private let allowList: HostAllowList?
     private let originClient: OriginClientKind
     private let lifecycle = Mutex(Lifecycle.idle)
 
@@ -98,7 +97,6 @@ public final class CacheProxy: Sendable {
         self.store = store
         self.logger = logger
         self.originClient = originClient
-        allowList = HostAllowList(configuration.allowedHosts)
     }
 
     /// Starts the proxy's threads, binds the listening socket (once) and returns the port;
@@ -279,7 +277,7 @@ public final class CacheProxy: Sendable {
     /// the allow-list).
     public func proxyURL(for originURL: String) -> String {
         guard let context = running?.context, let origin = try? OriginURL(parsing: originURL),
-              allowList?.allows(origin.host) ?? true else { return originURL }
+              context.fetching.allows(origin) else { return originURL }
         return context.proxyEndpoint(for: nil).url(for: originURL)
     }
 
