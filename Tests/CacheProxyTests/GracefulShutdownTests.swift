@@ -88,12 +88,11 @@ struct GracefulShutdownTests {
         let stalled = try RawConnection(port: serve.port, receiveBufferSize: 16 * 1024)
         let target = "/proxy?url=" + percentEncoded(Self.origin)
         stalled.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(serve.port)\r\n\r\n")
-        // A second request on another connection proves the first was read before the signal.
-        let client = Self.client()
-        var probe = HTTPClientRequest(url: "http://127.0.0.1:\(serve.port)\(target)")
-        probe.headers.add(name: "Range", value: "bytes=0-0")
-        #expect(try await client.execute(probe, timeout: .seconds(10)).status == .partialContent)
-        try await client.shutdown()
+        // The response has started before any signal: a request still unread in the socket when
+        // the drain begins belongs to an idle connection, which the drain rightly closes at once.
+        // (An answer on another connection proved nothing: the two are read on different event
+        // loops, and under load the process once exited 0.09 s after SIGTERM.)
+        try #require(await stalled.readHead(andBody: 1, timeout: .seconds(10)), "the stalled client's response started")
         return (serve, stalled, directory)
     }
 
