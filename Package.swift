@@ -52,34 +52,43 @@ let package = Package(
         ),
         // cachestat(2), which Swift cannot reach through the variadic syscall(2).
         .target(name: "CPageCache"),
+        // The one shape of every error in the package (a stable code, a message, where), at the
+        // bottom of the graph so that every module can share it.
+        .target(
+            name: "CodedErrors",
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "SparseFile",
-            dependencies: ["CChecksum", "CPageCache", "CZlib"],
+            dependencies: ["CodedErrors", "CChecksum", "CPageCache", "CZlib"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "CacheStore",
-            dependencies: ["SparseFile"],
+            dependencies: ["CodedErrors", "SparseFile"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "HLS",
+            dependencies: ["CodedErrors"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "DASH",
+            dependencies: ["CodedErrors"],
             swiftSettings: strictSwift
         ),
         // The parsers of untrusted request and origin header bytes, a module of their own so that
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
-            dependencies: ["HLS", "DASH"],
+            dependencies: ["CodedErrors", "HLS", "DASH"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "CacheProxy",
             dependencies: [
+                "CodedErrors",
                 "CacheProxyParsing",
                 "CacheStore",
                 "SparseFile",

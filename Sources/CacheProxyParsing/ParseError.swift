@@ -1,27 +1,11 @@
+public import CodedErrors
+
 /// Why bytes from the network could not be parsed: a stable code and a message.
 ///
 /// Every parser of untrusted request and response bytes in the proxy throws this type, so
 /// callers can map a failure to an HTTP status by its code alone.
-public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
-
-        /// The input is longer than the configured limit.
-        public static let tooLong = Code(name: "tooLong")
-        /// The input does not follow the grammar.
-        public static let malformed = Code(name: "malformed")
-        /// A number does not fit in 64 bits.
-        public static let overflow = Code(name: "overflow")
-        /// More list items (ranges, query parameters) than the limit allows.
-        public static let tooMany = Code(name: "tooMany")
-        /// A unit, scheme or form that is well-formed but not supported.
-        public static let unsupported = Code(name: "unsupported")
-        /// A required part is absent (the `url` parameter, a host).
-        public static let missing = Code(name: "missing")
-        /// The request target names no resource of the proxy.
-        public static let notFound = Code(name: "notFound")
-    }
+public struct ParseError: CodedError {
+    public typealias Code = ErrorCode<ParseError>
 
     public var code: Code
     public var message: String
@@ -34,7 +18,29 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         self.field = field
     }
 
-    public static func == (lhs: ParseError, rhs: ParseError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { "\(code): \(message)" }
+    /// The request field, or nil.
+    public var location: String? { field }
+}
+
+extension ErrorCode where Domain == ParseError {
+    /// The input is longer than the configured limit.
+    public static var tooLong: Self { Self(rawValue: "tooLong") }
+
+    /// The input does not follow the grammar.
+    public static var malformed: Self { Self(rawValue: "malformed") }
+
+    /// A number does not fit in 64 bits.
+    public static var overflow: Self { Self(rawValue: "overflow") }
+
+    /// More list items (ranges, query parameters) than the limit allows.
+    public static var tooMany: Self { Self(rawValue: "tooMany") }
+
+    /// A unit, scheme or form that is well-formed but not supported.
+    public static var unsupported: Self { Self(rawValue: "unsupported") }
+
+    /// A required part is absent (the `url` parameter, a host).
+    public static var missing: Self { Self(rawValue: "missing") }
+
+    /// The request target names no resource of the proxy.
+    public static var notFound: Self { Self(rawValue: "notFound") }
 }

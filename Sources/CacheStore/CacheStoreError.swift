@@ -1,38 +1,9 @@
 public import SparseFile
+public import CodedErrors
 
 /// An error from a ``CacheStore``: a stable code, a message, and what it concerns.
-public struct CacheStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
-
-        /// Another process holds the store open for writing.
-        public static let locked = Code(name: "locked")
-        /// The store was opened read-only.
-        public static let readOnly = Code(name: "readOnly")
-        /// Nothing could be evicted to make room under the size limit (everything left is pinned
-        /// or being filled).
-        public static let storeFull = Code(name: "storeFull")
-        /// The store's volume has no room: a write failed with `ENOSPC` or `EDQUOT` again after
-        /// evicting to make room, or the free space would fall below
-        /// ``CacheStoreConfiguration/minimumFreeSpace`` with nothing left to evict. What was
-        /// stored before stays valid; writes succeed again once space is free.
-        public static let diskFull = Code(name: "diskFull")
-        /// Some requested bytes are neither cached nor being fetched; see ``CacheStoreError/missing``.
-        public static let notCached = Code(name: "notCached")
-        /// The fill a reader was following failed or was cancelled; retrying may succeed.
-        public static let fillFailed = Code(name: "fillFailed")
-        /// The entry was replaced (its validators changed) or removed while in use.
-        public static let entryReplaced = Code(name: "entryReplaced")
-        /// The store has no entry for the key.
-        public static let noEntry = Code(name: "noEntry")
-        /// The caller passed an argument the store cannot accept.
-        public static let invalidArgument = Code(name: "invalidArgument")
-        /// A file or system call failed.
-        public static let ioFailure = Code(name: "ioFailure")
-        /// The store was closed.
-        public static let closed = Code(name: "closed")
-    }
+public struct CacheStoreError: CodedError {
+    public typealias Code = ErrorCode<CacheStoreError>
 
     public var code: Code
     public var message: String
@@ -48,9 +19,8 @@ public struct CacheStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         self.fileError = fileError
     }
 
-    public static func == (lhs: CacheStoreError, rhs: CacheStoreError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { message }
+    /// Always nil: the message names the entry or file it concerns.
+    public var location: String? { nil }
 
     static func file(_ error: SparseFileError) -> CacheStoreError {
         guard error.code == .diskFull else { return CacheStoreError(.ioFailure, error.description, fileError: error) }
@@ -70,4 +40,43 @@ extension CacheStoreError {
     public static let invalidArgument = CacheStoreError(.invalidArgument, "invalid argument")
     public static let ioFailure = CacheStoreError(.ioFailure, "I/O failure")
     public static let closed = CacheStoreError(.closed, "closed")
+}
+
+extension ErrorCode where Domain == CacheStoreError {
+    /// Another process holds the store open for writing.
+    public static var locked: Self { Self(rawValue: "locked") }
+
+    /// The store was opened read-only.
+    public static var readOnly: Self { Self(rawValue: "readOnly") }
+
+    /// Nothing could be evicted to make room under the size limit (everything left is pinned
+    /// or being filled).
+    public static var storeFull: Self { Self(rawValue: "storeFull") }
+
+    /// The store's volume has no room: a write failed with `ENOSPC` or `EDQUOT` again after
+    /// evicting to make room, or the free space would fall below
+    /// ``CacheStoreConfiguration/minimumFreeSpace`` with nothing left to evict. What was
+    /// stored before stays valid; writes succeed again once space is free.
+    public static var diskFull: Self { Self(rawValue: "diskFull") }
+
+    /// Some requested bytes are neither cached nor being fetched; see ``CacheStoreError/missing``.
+    public static var notCached: Self { Self(rawValue: "notCached") }
+
+    /// The fill a reader was following failed or was cancelled; retrying may succeed.
+    public static var fillFailed: Self { Self(rawValue: "fillFailed") }
+
+    /// The entry was replaced (its validators changed) or removed while in use.
+    public static var entryReplaced: Self { Self(rawValue: "entryReplaced") }
+
+    /// The store has no entry for the key.
+    public static var noEntry: Self { Self(rawValue: "noEntry") }
+
+    /// The caller passed an argument the store cannot accept.
+    public static var invalidArgument: Self { Self(rawValue: "invalidArgument") }
+
+    /// A file or system call failed.
+    public static var ioFailure: Self { Self(rawValue: "ioFailure") }
+
+    /// The store was closed.
+    public static var closed: Self { Self(rawValue: "closed") }
 }

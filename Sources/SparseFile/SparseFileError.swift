@@ -3,43 +3,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import CodedErrors
 
 /// An error from a sparse cache file: a stable code to compare against, a message for people,
 /// the file it concerns and, for I/O failures, the `errno` value.
 ///
 /// Errors compare equal by code alone, so tests and callers can write
 /// `#expect(throws: SparseFileError.notACacheFile)`-style checks against the static values.
-public struct SparseFileError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SparseFileError: CodedError {
     /// What went wrong, as a value that stays stable across releases.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        public var description: String { name }
-
-        /// The file does not start with the SparseCache magic: it is not a cache file.
-        public static let notACacheFile = Code(name: "notACacheFile")
-        /// The file was written by a newer format version this reader does not understand.
-        public static let unsupportedVersion = Code(name: "unsupportedVersion")
-        /// Neither header slot holds a valid, checksummed header.
-        public static let corruptHeader = Code(name: "corruptHeader")
-        /// The file belongs to a different key than the one the caller expected.
-        public static let keyMismatch = Code(name: "keyMismatch")
-        /// A system call failed.
-        public static let ioFailure = Code(name: "ioFailure")
-        /// The device is full (`ENOSPC`) or over quota (`EDQUOT`).
-        public static let diskFull = Code(name: "diskFull")
-        /// The file was opened read-only.
-        public static let readOnly = Code(name: "readOnly")
-        /// Another process holds the file open for writing.
-        public static let lockedByAnotherWriter = Code(name: "lockedByAnotherWriter")
-        /// The caller passed an argument the operation cannot accept.
-        public static let invalidArgument = Code(name: "invalidArgument")
-        /// A value conflicts with what the file already knows (e.g. bytes past the known length).
-        public static let conflict = Code(name: "conflict")
-        /// A decoded structure is larger than the configured limits allow.
-        public static let limitExceeded = Code(name: "limitExceeded")
-        /// The file was closed.
-        public static let closed = Code(name: "closed")
-    }
+    public typealias Code = ErrorCode<SparseFileError>
 
     public var code: Code
     public var message: String
@@ -55,14 +28,13 @@ public struct SparseFileError: Error, Hashable, Sendable, CustomStringConvertibl
         self.errno = errno
     }
 
-    public static func == (lhs: SparseFileError, rhs: SparseFileError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// The file's path, when known.
+    public var location: String? { path }
 
+    /// `path: message`, and the system's words for the `errno` of a failed call.
     public var description: String {
-        var text = path.map { "\($0): " } ?? ""
-        text += message
-        if let errno { text += " (\(String(cString: strerror(errno))))" }
-        return text
+        let text = location.map { "\($0): \(message)" } ?? message
+        return errno.map { text + " (\(String(cString: strerror($0))))" } ?? text
     }
 
     func at(_ path: String) -> SparseFileError {
@@ -94,4 +66,42 @@ extension SparseFileError {
     public static let conflict = SparseFileError(.conflict, "conflict")
     public static let limitExceeded = SparseFileError(.limitExceeded, "limit exceeded")
     public static let closed = SparseFileError(.closed, "file is closed")
+}
+
+extension ErrorCode where Domain == SparseFileError {
+    /// The file does not start with the SparseCache magic: it is not a cache file.
+    public static var notACacheFile: Self { Self(rawValue: "notACacheFile") }
+
+    /// The file was written by a newer format version this reader does not understand.
+    public static var unsupportedVersion: Self { Self(rawValue: "unsupportedVersion") }
+
+    /// Neither header slot holds a valid, checksummed header.
+    public static var corruptHeader: Self { Self(rawValue: "corruptHeader") }
+
+    /// The file belongs to a different key than the one the caller expected.
+    public static var keyMismatch: Self { Self(rawValue: "keyMismatch") }
+
+    /// A system call failed.
+    public static var ioFailure: Self { Self(rawValue: "ioFailure") }
+
+    /// The device is full (`ENOSPC`) or over quota (`EDQUOT`).
+    public static var diskFull: Self { Self(rawValue: "diskFull") }
+
+    /// The file was opened read-only.
+    public static var readOnly: Self { Self(rawValue: "readOnly") }
+
+    /// Another process holds the file open for writing.
+    public static var lockedByAnotherWriter: Self { Self(rawValue: "lockedByAnotherWriter") }
+
+    /// The caller passed an argument the operation cannot accept.
+    public static var invalidArgument: Self { Self(rawValue: "invalidArgument") }
+
+    /// A value conflicts with what the file already knows (e.g. bytes past the known length).
+    public static var conflict: Self { Self(rawValue: "conflict") }
+
+    /// A decoded structure is larger than the configured limits allow.
+    public static var limitExceeded: Self { Self(rawValue: "limitExceeded") }
+
+    /// The file was closed.
+    public static var closed: Self { Self(rawValue: "closed") }
 }

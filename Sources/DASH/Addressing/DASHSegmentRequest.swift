@@ -1,3 +1,5 @@
+public import CodedErrors
+
 /// One request a player makes for a Representation: a URL and, for byte-range addressing, the
 /// bytes of it; with where the segment sits in time.
 public struct DASHSegmentRequest: Hashable, Sendable {
@@ -40,29 +42,7 @@ public struct DASHTimeRange: Hashable, Sendable {
 /// Why the segments of a Representation could not be listed, and which element was to blame.
 public struct DASHAddressingError: DASHPositionedError {
     /// Why. Codes are stable strings.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// More segments than ``DASHParserLimits/maximumSegmentsPerRepresentation`` (a huge `@r`,
-        /// a tiny `@duration`): narrow the time range.
-        public static let limitExceeded = Code(rawValue: "limit-exceeded")
-        /// The number of segments depends on an end that is unknown (a live Period without
-        /// `@duration`, an `@r` of -1 at the end): give a time range with an end.
-        public static let unbounded = Code(rawValue: "unbounded")
-        /// A value the addressing needs is missing or invalid (`@duration`, `S@d`, `@media`,
-        /// `@timescale` 0).
-        public static let missingValue = Code(rawValue: "missing-value")
-        /// A malformed `$...$` template.
-        public static let template = Code(rawValue: "template")
-        /// Times or numbers run past 2^64-1.
-        public static let overflow = Code(rawValue: "overflow")
-        /// `SegmentBase`: the segments are in the `sidx` box; pass it as a ``DASHSegmentIndex``.
-        public static let needsIndex = Code(rawValue: "needs-index")
-        /// The `sidx` box references other `sidx` boxes (a hierarchical index), which is not read.
-        public static let hierarchicalIndex = Code(rawValue: "hierarchical-index")
-    }
+    public typealias Code = ErrorCode<DASHAddressingError>
 
     /// Why.
     public var code: Code
@@ -78,4 +58,30 @@ public struct DASHAddressingError: DASHPositionedError {
         self.position = position
     }
 
+}
+
+extension ErrorCode where Domain == DASHAddressingError {
+    /// More segments than ``DASHParserLimits/maximumSegmentsPerRepresentation`` (a huge `@r`,
+    /// a tiny `@duration`): narrow the time range.
+    public static var limitExceeded: Self { Self(rawValue: "limit-exceeded") }
+
+    /// The number of segments depends on an end that is unknown (a live Period without
+    /// `@duration`, an `@r` of -1 at the end): give a time range with an end.
+    public static var unbounded: Self { Self(rawValue: "unbounded") }
+
+    /// A value the addressing needs is missing or invalid (`@duration`, `S@d`, `@media`,
+    /// `@timescale` 0).
+    public static var missingValue: Self { Self(rawValue: "missing-value") }
+
+    /// A malformed `$...$` template.
+    public static var template: Self { Self(rawValue: "template") }
+
+    /// Times or numbers run past 2^64-1.
+    public static var overflow: Self { Self(rawValue: "overflow") }
+
+    /// `SegmentBase`: the segments are in the `sidx` box; pass it as a ``DASHSegmentIndex``.
+    public static var needsIndex: Self { Self(rawValue: "needs-index") }
+
+    /// The `sidx` box references other `sidx` boxes (a hierarchical index), which is not read.
+    public static var hierarchicalIndex: Self { Self(rawValue: "hierarchical-index") }
 }

@@ -1,3 +1,5 @@
+public import CodedErrors
+
 /// A parsed `sidx` box (ISO/IEC 14496-12 section 8.16.3, Segment Index Box): what turns a
 /// `SegmentBase@indexRange` into the byte ranges and times of the segments of one file.
 ///
@@ -126,24 +128,9 @@ public struct DASHSegmentIndex: Hashable, Sendable {
 }
 
 /// Why a `sidx` box could not be read, and at which byte of the given bytes.
-public struct DASHIndexError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DASHIndexError: CodedError {
     /// Why reading failed. Codes are stable strings.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// No `sidx` box in the bytes.
-        public static let notFound = Code(rawValue: "not-found")
-        /// A box runs past the end of the bytes.
-        public static let truncated = Code(rawValue: "truncated")
-        /// A field is impossible (size below the header, timescale 0, wrong reference count).
-        public static let malformed = Code(rawValue: "malformed")
-        /// A `sidx` version other than 0 and 1.
-        public static let unsupportedVersion = Code(rawValue: "unsupported-version")
-        /// Offsets or times past 2^64-1.
-        public static let overflow = Code(rawValue: "overflow")
-    }
+    public typealias Code = ErrorCode<DASHIndexError>
 
     /// Why.
     public var code: Code
@@ -159,7 +146,23 @@ public struct DASHIndexError: Error, Hashable, Sendable, CustomStringConvertible
         self.offset = offset
     }
 
-    public static func == (lhs: DASHIndexError, rhs: DASHIndexError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { "byte \(offset): \(message)" }
+    /// `byte N` of the given bytes.
+    public var location: String? { "byte \(offset)" }
+}
+
+extension ErrorCode where Domain == DASHIndexError {
+    /// No `sidx` box in the bytes.
+    public static var notFound: Self { Self(rawValue: "not-found") }
+
+    /// A box runs past the end of the bytes.
+    public static var truncated: Self { Self(rawValue: "truncated") }
+
+    /// A field is impossible (size below the header, timescale 0, wrong reference count).
+    public static var malformed: Self { Self(rawValue: "malformed") }
+
+    /// A `sidx` version other than 0 and 1.
+    public static var unsupportedVersion: Self { Self(rawValue: "unsupported-version") }
+
+    /// Offsets or times past 2^64-1.
+    public static var overflow: Self { Self(rawValue: "overflow") }
 }

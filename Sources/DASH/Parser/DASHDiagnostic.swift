@@ -1,3 +1,5 @@
+public import CodedErrors
+
 /// A rule an MPD broke (ISO/IEC 23009-1 and its schema), with where it broke it.
 ///
 /// In lenient mode the parser keeps going and collects these as warnings; in strict mode the
@@ -6,26 +8,7 @@
 /// of them is kept.
 public struct DASHDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// Which rule was broken. Codes are stable strings, so scripts and tests can match them.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// A required attribute is missing (`MPD@profiles`, `Representation@id`, `S@d`, ...).
-        public static let missingAttribute = Code(rawValue: "missing-attribute")
-        /// An attribute's value does not follow its type: a number, a duration, a byte range,
-        /// an enumeration.
-        public static let value = Code(rawValue: "value")
-        /// A segment template (`@media`, `@initialization`, ...) with an unknown or malformed
-        /// `$...$` identifier, or one that may not appear in that attribute.
-        public static let template = Code(rawValue: "template")
-        /// A `SegmentTimeline` whose `S@t` goes back in time, or a negative `@r` other than -1.
-        public static let timeline = Code(rawValue: "timeline")
-        /// More than one of `SegmentBase`, `SegmentList` and `SegmentTemplate` on one element.
-        public static let segmentInformation = Code(rawValue: "segment-information")
-        /// An element where its parent may not hold it (a `BaseURL` with child elements, ...).
-        public static let placement = Code(rawValue: "placement")
-    }
+    public typealias Code = ErrorCode<DASHDiagnostic>
 
     /// The rule broken.
     public var code: Code
@@ -42,4 +25,26 @@ public struct DASHDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(position): \(message)" }
+}
+
+extension ErrorCode where Domain == DASHDiagnostic {
+    /// A required attribute is missing (`MPD@profiles`, `Representation@id`, `S@d`, ...).
+    public static var missingAttribute: Self { Self(rawValue: "missing-attribute") }
+
+    /// An attribute's value does not follow its type: a number, a duration, a byte range,
+    /// an enumeration.
+    public static var value: Self { Self(rawValue: "value") }
+
+    /// A segment template (`@media`, `@initialization`, ...) with an unknown or malformed
+    /// `$...$` identifier, or one that may not appear in that attribute.
+    public static var template: Self { Self(rawValue: "template") }
+
+    /// A `SegmentTimeline` whose `S@t` goes back in time, or a negative `@r` other than -1.
+    public static var timeline: Self { Self(rawValue: "timeline") }
+
+    /// More than one of `SegmentBase`, `SegmentList` and `SegmentTemplate` on one element.
+    public static var segmentInformation: Self { Self(rawValue: "segment-information") }
+
+    /// An element where its parent may not hold it (a `BaseURL` with child elements, ...).
+    public static var placement: Self { Self(rawValue: "placement") }
 }

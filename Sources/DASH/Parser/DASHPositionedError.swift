@@ -1,18 +1,13 @@
-/// What the module's errors share: a stable code to match on, a message for people, and where
-/// in the MPD the problem is. Errors compare and hash by code alone.
-public protocol DASHPositionedError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The error's code type: stable strings.
-    associatedtype Code: Hashable & Sendable
-    /// Why.
-    var code: Code { get }
-    /// What is wrong, for people.
-    var message: String { get }
+public import CodedErrors
+
+/// What the module's errors share beyond ``CodedError``: where in the MPD the problem is, as a
+/// position rather than text.
+public protocol DASHPositionedError: CodedError {
     /// Where the offending element or attribute starts, or ``DASHPosition/whole``.
     var position: DASHPosition { get }
 }
 
 extension DASHPositionedError {
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { position.line > 0 ? "\(position): \(message)" : message }
+    /// `line L, column C`, or nil for the document as a whole.
+    public var location: String? { position.line > 0 ? "\(position)" : nil }
 }

@@ -1,3 +1,5 @@
+public import CodedErrors
+
 /// How ``DASHManifest/rewritten(manifestURL:policy:)`` serves an MPD through SparseCache's proxy:
 /// where its URLs point, and which Representations stay.
 ///
@@ -59,20 +61,7 @@ public struct DASHProxyRewritePolicy: Sendable {
 /// Why an MPD could not be rewritten for the proxy, and where.
 public struct DASHRewriteError: DASHPositionedError {
     /// Why. Codes are stable strings.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// An element with `xlink:href` (other than resolve-to-zero): its content is at another
-        /// URL, which SparseCache never fetches on a player's behalf.
-        public static let remoteElement = Code(rawValue: "remote-element")
-        /// An http(s) URL with no path form (a `$` template identifier in its host).
-        public static let unproxiable = Code(rawValue: "unproxiable")
-        /// A reference inherited by Representations with different BaseURLs that resolves to
-        /// different origin URLs for them and cannot be kept as written.
-        public static let ambiguousReference = Code(rawValue: "ambiguous-reference")
-    }
+    public typealias Code = ErrorCode<DASHRewriteError>
 
     /// Why.
     public var code: Code
@@ -88,4 +77,17 @@ public struct DASHRewriteError: DASHPositionedError {
         self.position = position
     }
 
+}
+
+extension ErrorCode where Domain == DASHRewriteError {
+    /// An element with `xlink:href` (other than resolve-to-zero): its content is at another
+    /// URL, which SparseCache never fetches on a player's behalf.
+    public static var remoteElement: Self { Self(rawValue: "remote-element") }
+
+    /// An http(s) URL with no path form (a `$` template identifier in its host).
+    public static var unproxiable: Self { Self(rawValue: "unproxiable") }
+
+    /// A reference inherited by Representations with different BaseURLs that resolves to
+    /// different origin URLs for them and cannot be kept as written.
+    public static var ambiguousReference: Self { Self(rawValue: "ambiguous-reference") }
 }

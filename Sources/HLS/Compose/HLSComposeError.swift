@@ -1,32 +1,12 @@
+public import CodedErrors
+
 /// Why playlists could not be joined into an ``HLSVirtualPlaylist``, or cut into a growing
 /// playlist by ``HLSPlaylist/eventPlaylist(listingFirst:)``, and which part was at fault.
 ///
 /// Errors compare by code, so callers match on ``Code`` rather than on the message.
-public struct HLSComposeError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct HLSComposeError: CodedError {
     /// Why composing failed. Codes are stable strings.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// No playlist was given to join.
-        public static let noParts = Code(rawValue: "no-parts")
-        /// A multivariant playlist where a media playlist is needed: pick a variant first.
-        public static let multivariant = Code(rawValue: "multivariant")
-        /// A live playlist (no EXT-X-ENDLIST and not VOD): its end is not known yet.
-        public static let live = Code(rawValue: "live")
-        /// An I-frame-only playlist (EXT-X-I-FRAMES-ONLY), which players use for trick play only.
-        public static let iFramesOnly = Code(rawValue: "i-frames-only")
-        /// A media playlist without segments.
-        public static let empty = Code(rawValue: "empty")
-        /// A delta update (EXT-X-SKIP): some of its segments are not listed.
-        public static let deltaUpdate = Code(rawValue: "delta-update")
-        /// Segments without EXT-X-MAP after a part whose segments have one: a playlist cannot
-        /// take an EXT-X-MAP out of force, so those segments would get the other part's.
-        public static let missingMap = Code(rawValue: "missing-map")
-        /// The joined playlist would exceed the parser limits it must be read back with.
-        public static let limitExceeded = Code(rawValue: "limit-exceeded")
-    }
+    public typealias Code = ErrorCode<HLSComposeError>
 
     /// Why composing failed.
     public var code: Code
@@ -43,8 +23,33 @@ public struct HLSComposeError: Error, Hashable, Sendable, CustomStringConvertibl
         self.partIndex = partIndex
     }
 
-    public static func == (lhs: HLSComposeError, rhs: HLSComposeError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// `playlist N` (the index of the part at fault), or nil.
+    public var location: String? { partIndex.map { "playlist \($0)" } }
+}
 
-    public var description: String { partIndex.map { "playlist \($0): \(message)" } ?? message }
+extension ErrorCode where Domain == HLSComposeError {
+    /// No playlist was given to join.
+    public static var noParts: Self { Self(rawValue: "no-parts") }
+
+    /// A multivariant playlist where a media playlist is needed: pick a variant first.
+    public static var multivariant: Self { Self(rawValue: "multivariant") }
+
+    /// A live playlist (no EXT-X-ENDLIST and not VOD): its end is not known yet.
+    public static var live: Self { Self(rawValue: "live") }
+
+    /// An I-frame-only playlist (EXT-X-I-FRAMES-ONLY), which players use for trick play only.
+    public static var iFramesOnly: Self { Self(rawValue: "i-frames-only") }
+
+    /// A media playlist without segments.
+    public static var empty: Self { Self(rawValue: "empty") }
+
+    /// A delta update (EXT-X-SKIP): some of its segments are not listed.
+    public static var deltaUpdate: Self { Self(rawValue: "delta-update") }
+
+    /// Segments without EXT-X-MAP after a part whose segments have one: a playlist cannot
+    /// take an EXT-X-MAP out of force, so those segments would get the other part's.
+    public static var missingMap: Self { Self(rawValue: "missing-map") }
+
+    /// The joined playlist would exceed the parser limits it must be read back with.
+    public static var limitExceeded: Self { Self(rawValue: "limit-exceeded") }
 }

@@ -1,41 +1,12 @@
+public import CodedErrors
+
 /// A rule a playlist broke, with the line where it broke it.
 ///
 /// In lenient mode the parser recovers and collects these as warnings; in strict mode the first
 /// one is thrown as an ``HLSParseError``. `sparsecache hls lint` prints all of them.
 public struct HLSDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// Which rule was broken. Codes are stable strings, so scripts and tests can match them.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The text is not UTF-8, has a BOM, control characters or bare CR line endings.
-        public static let encoding = Code(rawValue: "encoding")
-        /// Leading or trailing white space on a line, or in an attribute list.
-        public static let whitespace = Code(rawValue: "whitespace")
-        /// `#EXTM3U` is missing, repeated, or not before every other tag.
-        public static let header = Code(rawValue: "header")
-        /// A tag's value or attribute list does not follow its grammar.
-        public static let malformedTag = Code(rawValue: "malformed-tag")
-        /// A required attribute is missing, or a forbidden one present.
-        public static let attribute = Code(rawValue: "attribute")
-        /// A number is out of range (larger than 2^64-1, negative where it must not be, ...).
-        public static let range = Code(rawValue: "range")
-        /// A tag that may appear once appears again.
-        public static let duplicate = Code(rawValue: "duplicate")
-        /// A tag stands where it may not: after the first segment, in the wrong playlist kind, ...
-        public static let placement = Code(rawValue: "placement")
-        /// A URI line without its EXTINF or EXT-X-STREAM-INF, or a tag without its URI line.
-        public static let orphan = Code(rawValue: "orphan")
-        /// A byte range whose implicit offset has no previous sub-range of the same resource.
-        public static let byteRange = Code(rawValue: "byte-range")
-        /// The playlist uses a feature its EXT-X-VERSION does not allow.
-        public static let version = Code(rawValue: "version")
-        /// An EXT-X-DEFINE problem: duplicate or undefined variable, missing import or query parameter.
-        public static let variable = Code(rawValue: "variable")
-        /// A playlist-wide rule: missing EXT-X-TARGETDURATION, a segment longer than it, ...
-        public static let playlist = Code(rawValue: "playlist")
-    }
+    public typealias Code = ErrorCode<HLSDiagnostic>
 
     /// The rule broken.
     public var code: Code
@@ -52,4 +23,45 @@ public struct HLSDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "line \(line): \(message)" }
+}
+
+extension ErrorCode where Domain == HLSDiagnostic {
+    /// The text is not UTF-8, has a BOM, control characters or bare CR line endings.
+    public static var encoding: Self { Self(rawValue: "encoding") }
+
+    /// Leading or trailing white space on a line, or in an attribute list.
+    public static var whitespace: Self { Self(rawValue: "whitespace") }
+
+    /// `#EXTM3U` is missing, repeated, or not before every other tag.
+    public static var header: Self { Self(rawValue: "header") }
+
+    /// A tag's value or attribute list does not follow its grammar.
+    public static var malformedTag: Self { Self(rawValue: "malformed-tag") }
+
+    /// A required attribute is missing, or a forbidden one present.
+    public static var attribute: Self { Self(rawValue: "attribute") }
+
+    /// A number is out of range (larger than 2^64-1, negative where it must not be, ...).
+    public static var range: Self { Self(rawValue: "range") }
+
+    /// A tag that may appear once appears again.
+    public static var duplicate: Self { Self(rawValue: "duplicate") }
+
+    /// A tag stands where it may not: after the first segment, in the wrong playlist kind, ...
+    public static var placement: Self { Self(rawValue: "placement") }
+
+    /// A URI line without its EXTINF or EXT-X-STREAM-INF, or a tag without its URI line.
+    public static var orphan: Self { Self(rawValue: "orphan") }
+
+    /// A byte range whose implicit offset has no previous sub-range of the same resource.
+    public static var byteRange: Self { Self(rawValue: "byte-range") }
+
+    /// The playlist uses a feature its EXT-X-VERSION does not allow.
+    public static var version: Self { Self(rawValue: "version") }
+
+    /// An EXT-X-DEFINE problem: duplicate or undefined variable, missing import or query parameter.
+    public static var variable: Self { Self(rawValue: "variable") }
+
+    /// A playlist-wide rule: missing EXT-X-TARGETDURATION, a segment longer than it, ...
+    public static var playlist: Self { Self(rawValue: "playlist") }
 }

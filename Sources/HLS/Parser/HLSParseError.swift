@@ -1,20 +1,11 @@
+public import CodedErrors
+
 /// Why a playlist could not be parsed, and where.
 ///
 /// Errors compare by code, so callers match on ``Code`` rather than on the message.
-public struct HLSParseError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct HLSParseError: CodedError {
     /// Why parsing failed. Codes are stable strings.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The bytes are not a playlist: empty, or no `#EXTM3U` before the first URI line.
-        public static let notAPlaylist = Code(rawValue: "not-a-playlist")
-        /// The input exceeded one of the ``HLSParserLimits``.
-        public static let limitExceeded = Code(rawValue: "limit-exceeded")
-        /// Strict mode only: the playlist broke a rule (see ``HLSParseError/diagnostic``).
-        public static let ruleViolation = Code(rawValue: "rule-violation")
-    }
+    public typealias Code = ErrorCode<HLSParseError>
 
     /// Why parsing failed.
     public var code: Code
@@ -33,8 +24,17 @@ public struct HLSParseError: Error, Hashable, Sendable, CustomStringConvertible 
         self.diagnostic = diagnostic
     }
 
-    public static func == (lhs: HLSParseError, rhs: HLSParseError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// `line N`, or nil for the input as a whole.
+    public var location: String? { line > 0 ? "line \(line)" : nil }
+}
 
-    public var description: String { line > 0 ? "line \(line): \(message)" : message }
+extension ErrorCode where Domain == HLSParseError {
+    /// The bytes are not a playlist: empty, or no `#EXTM3U` before the first URI line.
+    public static var notAPlaylist: Self { Self(rawValue: "not-a-playlist") }
+
+    /// The input exceeded one of the ``HLSParserLimits``.
+    public static var limitExceeded: Self { Self(rawValue: "limit-exceeded") }
+
+    /// Strict mode only: the playlist broke a rule (see ``HLSParseError/diagnostic``).
+    public static var ruleViolation: Self { Self(rawValue: "rule-violation") }
 }
