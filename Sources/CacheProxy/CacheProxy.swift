@@ -191,8 +191,8 @@ public final class CacheProxy: Sendable {
         let listener = running.listener
         let context = running.context
         let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
-        async let accessLogWritten: Void? = context.accessLog?.run()
-        let idleMappingsReleased = Task { await context.mappedFiles.releaseIdle(every: configuration.mappedFiles.idleRelease) }
+        async let accessLogWritten: Void? = context.hits.accessLog?.run()
+        let idleMappingsReleased = Task { await context.hits.mappedFiles.releaseIdle(every: configuration.mappedFiles.idleRelease) }
         // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
         // ends when the listener closes, after every connection accepted until then has been
         // handed to a task that closes it. Cancelled, the loop would drop the connections still
@@ -352,5 +352,5 @@ public final class CacheProxy: Sendable {
     public var status: ProxyStatus? { running?.context.status }
 
     /// The store's management, through the running proxy when it runs (CacheProxy+StoreControl).
-    var storeControl: StoreControl { StoreControl(store: store, context: running?.context) }
+    var storeControl: StoreControl { StoreControl(store: store, hits: running?.context.hits) }
 }

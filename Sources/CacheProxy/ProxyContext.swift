@@ -4,14 +4,15 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// What every connection of a running proxy shares: the fetching (``FetchEnvironment``) and what
-/// only serving needs (connections, the files they hold, mappings, cold reads, the features
-/// steered over HTTP).
+/// What every connection of a running proxy shares: the fetching (``FetchEnvironment``), what
+/// answering from the cache needs (``HitEnvironment``) and what only the routes need
+/// (connections, the features steered over HTTP, addresses).
 final class ProxyContext: Sendable {
     /// Everything that fetches from origins, shared with prefetching, downloads and sessions.
     let fetching: FetchEnvironment
-    // The fetching's parts that the hit path reads on every request, kept here too so that a hit
-    // reaches them in one step.
+    /// Everything that answers from the cache: the hit path, byte responses, the store's control.
+    let hits: HitEnvironment
+    // The fetching's parts the routes read, kept here too so that a route reaches them in one step.
     let store: CacheStore
     let configuration: CacheProxyConfiguration
     let upstream: Upstream
@@ -19,16 +20,11 @@ final class ProxyContext: Sendable {
     let prefetch = PrefetchScheduler()
     let sessions = SessionRegistry()
     let downloads = DownloadManager()
-    let heldFiles: HeldFiles
-    let mappedFiles: MappedCacheFiles
-    let coldReader: ColdReader
     let logger: Logger
     let publicAddress: PublicAddress
     /// nil when ``CacheProxyConfiguration/recordsMetrics`` is off or there is no
     /// ``CacheProxyConfiguration/metricsFormat``.
     let metrics: ProxyMetrics?
-    /// nil when ``CacheProxyConfiguration/writesAccessLog`` is off or the logger drops `info`.
-    let accessLog: AccessLog?
     let connections = OpenConnections()
     let startedAt = ContinuousClock.now
     /// The port the proxy listens on, once it does.
@@ -48,15 +44,10 @@ final class ProxyContext: Sendable {
         self.counters = counters
         let heldFiles = HeldFiles()
         let mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
-        self.heldFiles = heldFiles
-        self.mappedFiles = mappedFiles
         publicAddress = PublicAddress(configuration)
         let metrics = configuration.recordsMetrics
             ? configuration.metricsFormat.map { ProxyMetrics(format: $0, evictionsSoFar: store.statistics.evictions) } : nil
         self.metrics = metrics
-        accessLog = configuration.writesAccessLog && logger.logLevel <= .info
-            ? AccessLog(logger: logger) : nil
-        coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
         // Idle connections and mappings would keep the blocks of removed files allocated.
         fetching = FetchEnvironment(store: store, configuration: configuration, originClient: originClient, group: group,
                                     counters: counters, metrics: metrics, logger: logger) {
@@ -64,6 +55,9 @@ final class ProxyContext: Sendable {
             mappedFiles.dropRemoved(from: store)
         }
         upstream = fetching.upstream
+        let accessLog = configuration.writesAccessLog && logger.logLevel <= .info ? AccessLog(logger: logger) : nil
+        let coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
+        hits = HitEnvironment(fetching: fetching, accessLog: accessLog, coldReader: coldReader, heldFiles: heldFiles, mappedFiles: mappedFiles)
     }
 }
 
@@ -79,8 +73,8 @@ extension ProxyContext {
         await prefetch.shutdown()
         await fetching.shutdown()
         try? await group.shutdownGracefully()
-        await coldReader.shutdown()
-        mappedFiles.dropAll()
-        accessLog?.finish()
+        await hits.coldReader.shutdown()
+        hits.mappedFiles.dropAll()
+        hits.accessLog?.finish()
     }
 }

@@ -9,7 +9,7 @@ import SparseFile
 /// they are stored. Single ranges get 206, unsatisfiable ones 416, multiple ranges and invalid
 /// `Range` headers the whole representation.
 struct ByteResponder {
-    let context: ProxyContext
+    let environment: HitEnvironment
     /// The playback session the request belongs to, if any.
     var session: SessionTraffic?
     /// The fields asked for the origin requests a miss makes (a session's, a player's); the
@@ -38,26 +38,26 @@ struct ByteResponder {
         } catch let error where !writer.headSent && (error is StoreHasNoRoom || error is AnswerNotStorable) {
             // Nothing of it can be stored (a full disk, or an answer the origin says not to
             // store): the origin's answer is relayed as it is.
-            if error is StoreHasNoRoom { context.fetching.noteStoreHasNoRoom() }
-            let key = context.store.key(for: origin.string)
-            try await OriginRelay(environment: context.fetching)
+            if error is StoreHasNoRoom { environment.fetching.noteStoreHasNoRoom() }
+            let key = environment.store.key(for: origin.string)
+            try await OriginRelay(environment: environment.fetching)
                 .respond(origin: origin, request: request, lane: lane(origin: origin, key: key, range: nil), headers: headers, writer: writer)
             return .served
         }
     }
 
     private func respondThroughCache(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
-        let store = context.store
-        let key = context.upstream.entryKey(for: origin, headers: headers)
+        let store = environment.store
+        let key = environment.upstream.entryKey(for: origin, headers: headers)
         let reader = store.reader(for: key)
-        let session = FetchSession(environment: context.fetching, origin: origin, key: key, session: self.session, headers: headers)
+        let session = FetchSession(environment: environment.fetching, origin: origin, key: key, session: self.session, headers: headers)
         defer {
             session.end()
             writer.cache = session.outcome
         }
         var facts = EntryFacts(reader.file)
         if facts.isPlaylist { return .isPlaylist }
-        var range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
+        var range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: environment.configuration.limits.range)
         let length: UInt64
         if let known = facts.length {
             length = known
@@ -83,7 +83,7 @@ struct ByteResponder {
                 return .served
             }
             length = learned
-            range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: context.configuration.limits.range)
+            range = ByteResponsePlan.requestedRange(request.headers, facts: facts, limits: environment.configuration.limits.range)
         }
 
         let plan = try ByteResponsePlan(facts: facts, length: length, range: range, isHead: writer.isHead)
@@ -93,7 +93,7 @@ struct ByteResponder {
         }
         let lane = lane(origin: origin, key: key, range: wanted)
         try session.claimAndFetch(wanted, lane: lane)
-        let streamer = EntryStreamer(context: context, reader: reader, session: session, writer: writer)
+        let streamer = EntryStreamer(environment: environment, reader: reader, session: session, writer: writer)
         if let body = try streamer.readWhole(wanted) {
             // Small and cached: head, body and end leave in one write.
             try await writer.sendComplete(status: plan.status, headers: plan.headers, body: body)
@@ -117,7 +117,7 @@ struct ByteResponder {
         }
         try await writer.sendHead(status: .ok, headers: ByteResponsePlan.headers(facts, length: nil))
         if !writer.isHead {
-            try await EntryStreamer(context: context, reader: reader, session: session, writer: writer)
+            try await EntryStreamer(environment: environment, reader: reader, session: session, writer: writer)
                 .stream(from: 0, to: nil, lane: lane(origin: origin, key: key, range: nil))
         }
         try await writer.sendEnd()
@@ -153,8 +153,8 @@ struct ByteResponder {
 
     /// Which lane fetches for `range` take: probes, init segments and keys go express.
     func lane(origin: OriginURL, key: String, range: ByteRange?) -> UpstreamLane.Kind {
-        if let range, range.length <= context.configuration.expressProbeLimit { return .express }
-        if context.fetching.express.contains(key, range: range) { return .express }
+        if let range, range.length <= environment.configuration.expressProbeLimit { return .express }
+        if environment.fetching.express.contains(key, range: range) { return .express }
         return .segment
     }
 }

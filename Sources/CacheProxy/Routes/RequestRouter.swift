@@ -54,15 +54,7 @@ struct RequestRouter: Sendable {
     /// is about no field).
     private struct ErrorBody: Encodable {
         var error: String
-        var field: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(error, forKey: .error)
-            try container.encode(field, forKey: .field)
-        }
-
-        private enum CodingKeys: String, CodingKey { case error, field }
+        @EncodedAsNull var field: String?
     }
 
     private func dispatch(_ request: HTTPRequestHead, route routed: RequestRoute, body: ByteBuffer?, writer: ResponseWriter) async throws {
@@ -143,7 +135,7 @@ struct RequestRouter: Sendable {
             try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
-        let outcome = try await ByteResponder(context: context, headers: headers).respond(origin: origin, request: request, writer: writer)
+        let outcome = try await ByteResponder(environment: context.hits, headers: headers).respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
             if manifests.isManifest(origin) {
                 try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)

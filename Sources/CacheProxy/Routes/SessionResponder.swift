@@ -92,7 +92,7 @@ struct SessionResponder {
             return
         }
         engine.playerRequested(key: context.store.key(for: origin.string), offset: Self.firstByte(of: request))
-        let outcome = try await ByteResponder(context: context, session: engine.traffic, headers: headers)
+        let outcome = try await ByteResponder(environment: context.hits, session: engine.traffic, headers: headers)
             .respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
             if manifests.isManifest(origin) {

@@ -15,7 +15,7 @@ import NIOHTTP1
 struct StoreControlResponder {
     let context: ProxyContext
 
-    private var control: StoreControl { StoreControl(store: context.store, context: context) }
+    private var control: StoreControl { StoreControl(store: context.store, hits: context.hits) }
 
     func respondToPinning(_ pinned: Bool, request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         let path = pinned ? "/entries/pin" : "/entries/unpin"

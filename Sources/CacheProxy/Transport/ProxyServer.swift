@@ -38,8 +38,8 @@ enum ProxyServer {
                     let fileHandles = ConnectionFileHandles()
                     // The connection's targets are parsed once, by whichever handler reads one first.
                     let routes = RouteMemo(limits: configuration.limits.requestTarget)
-                    let responder = HitResponder(proxy: context, fileHandles: fileHandles, routes: routes)
-                    context.heldFiles.add(responder, on: channel.eventLoop)
+                    let responder = HitResponder(environment: context.hits, fileHandles: fileHandles, routes: routes)
+                    context.hits.heldFiles.add(responder, on: channel.eventLoop)
                     let fence = ResponseFence()
                     let gate = RequestGate(policy: policy, channel: channel)
                     let rawHits = RawHitHandler(

@@ -6,7 +6,7 @@ import SparseFile
 /// it is stored, in chunks read straight from the verified cache file into the buffer that
 /// goes to the socket. Memory per response stays at about one chunk.
 struct EntryStreamer {
-    let context: ProxyContext
+    let environment: HitEnvironment
     let reader: EntryReader
     let session: FetchSession
     let writer: ResponseWriter
@@ -18,11 +18,11 @@ struct EntryStreamer {
     /// All of `range` when it fits in one chunk, is cached already and in memory; nil otherwise
     /// (``stream(from:to:lane:)`` reads bytes on disk off the event loop).
     func readWhole(_ range: ByteRange) throws -> ByteBuffer? {
-        if let file = reader.file, context.coldReader.mustRead(range, of: file) { return nil }
-        guard let buffer = try reader.readWhole(range, of: reader.file, limit: context.configuration.responseChunkSize, allocator: writer.allocator) else {
+        if let file = reader.file, environment.coldReader.mustRead(range, of: file) { return nil }
+        guard let buffer = try reader.readWhole(range, of: reader.file, limit: environment.configuration.responseChunkSize, allocator: writer.allocator) else {
             return nil
         }
-        context.counters.recordServed(range.length)
+        environment.counters.recordServed(range.length)
         return buffer
     }
 
@@ -33,7 +33,7 @@ struct EntryStreamer {
     func stream(from start: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
         var position = start
         var retries = 0
-        let chunkSize = UInt64(context.configuration.responseChunkSize)
+        let chunkSize = UInt64(environment.configuration.responseChunkSize)
         while position < end ?? UInt64.max {
             let file = reader.file
             var available = file?.cachedLength(from: position) ?? 0
@@ -61,7 +61,7 @@ struct EntryStreamer {
             guard let bytes = ByteRange(offset: position, length: UInt64(count)),
                   let body = try await chunk(bytes, of: file) else { continue }
             try await writer.sendBody(body)
-            context.counters.recordServed(UInt64(count))
+            environment.counters.recordServed(UInt64(count))
             position += UInt64(count)
             retries = 0
         }
@@ -75,10 +75,10 @@ struct EntryStreamer {
         if let file {
             // Twice: a cold read elsewhere may make these bytes need verifying again meanwhile.
             for _ in 0..<2 {
-                if context.coldReader.mustRead(bytes, of: file) {
+                if environment.coldReader.mustRead(bytes, of: file) {
                     // Out of memory: read on a cold-read thread while the event loop serves its
                     // other connections.
-                    guard try await context.coldReader.read(bytes, of: file) else { return nil }
+                    guard try await environment.coldReader.read(bytes, of: file) else { return nil }
                 } else {
                     // Costs one lookup when they are verified already.
                     guard try file.verify(bytes) == .complete else { return nil }
@@ -97,13 +97,13 @@ struct EntryStreamer {
     /// The store has no room: the rest comes straight from the origin, sent and not stored, so
     /// a full cache slows nothing down and breaks no response.
     private func passThrough(from position: UInt64, to end: UInt64?, lane: UpstreamLane.Kind) async throws {
-        context.fetching.noteStoreHasNoRoom()
+        environment.fetching.noteStoreHasNoRoom()
         session.passesThrough()
         do {
-            try await context.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
+            try await environment.upstream.stream(session.origin, from: position, to: end, entityTag: reader.file?.metadata.entityTag,
                                               lane: lane, headers: session.headers) { chunk in
-                context.counters.recordServed(UInt64(chunk.readableBytes))
-                context.counters.recordPassedThrough(UInt64(chunk.readableBytes))
+                environment.counters.recordServed(UInt64(chunk.readableBytes))
+                environment.counters.recordPassedThrough(UInt64(chunk.readableBytes))
                 try await writer.sendBody(chunk)
             }
         } catch let error as UpstreamError {

@@ -69,7 +69,7 @@ final class HitResponder {
         let headerLines: [UInt8]
     }
 
-    private let proxy: ProxyContext
+    private let environment: HitEnvironment
     private let fileHandles: ConnectionFileHandles
     private let routes: RouteMemo
     private var lastTarget: Target?
@@ -80,15 +80,15 @@ final class HitResponder {
     private var writeChooser = HitWriteChooser()
     private var residency: ResidencyMemo
 
-    init(proxy: ProxyContext, fileHandles: ConnectionFileHandles, routes: RouteMemo) {
-        self.proxy = proxy
+    init(environment: HitEnvironment, fileHandles: ConnectionFileHandles, routes: RouteMemo) {
+        self.environment = environment
         self.fileHandles = fileHandles
         self.routes = routes
-        residency = ResidencyMemo(coldReader: proxy.coldReader)
+        residency = ResidencyMemo(coldReader: environment.coldReader)
     }
 
     deinit {
-        proxy.heldFiles.remove(ObjectIdentifier(self))
+        environment.heldFiles.remove(ObjectIdentifier(self))
     }
 
     /// Lets go of the kept entry and descriptor when the store no longer holds their file, so
@@ -104,7 +104,7 @@ final class HitResponder {
         method: HTTPMethod, uri: String, version: HTTPVersion, keepAlive: Bool, range: String?, ifRange: String?,
         allocator: ByteBufferAllocator
     ) -> Answer? {
-        let started = proxy.accessLog == nil ? nil : ContinuousClock.now
+        let started = environment.accessLog == nil ? nil : ContinuousClock.now
         // A match on the cases: HTTPMethod's == compares raw value strings.
         let isHead: Bool
         switch method {
@@ -115,9 +115,9 @@ final class HitResponder {
         guard let target = target(of: uri), target.isServable,
               let (file, facts, headerLines) = entry(for: target.key), let length = facts.length, !facts.isPlaylist
         else { return nil }
-        let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: proxy.configuration.limits.range)
+        let range = ByteResponsePlan.requestedRange(range: range, ifRange: ifRange, facts: facts, limits: environment.configuration.limits.range)
         guard let plan = try? ByteResponsePlan(facts: facts, length: length, range: range, isHead: isHead) else { return nil }
-        let reader = proxy.store.reader(for: target.key)
+        let reader = environment.store.reader(for: target.key)
         var body: IOData?
         var chosenMethod: HitWriteChooser.Method?
         if let bytes = plan.body {
@@ -128,32 +128,32 @@ final class HitResponder {
             }
             let choice = writeChooser.choose(length: bytes.length)
             if choice.fromMapping,
-               let buffer = proxy.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: proxy.store) {
+               let buffer = environment.mappedFiles.buffer(for: bytes, of: file, key: target.key, store: environment.store) {
                 body = .byteBuffer(buffer)
                 chosenMethod = choice.timed ? .mapping : nil
                 reader.recordServed(bytes.length)
-                proxy.counters.recordMappedHit()
+                environment.counters.recordMappedHit()
             } else if let region = fileHandles.sharedRegion(for: bytes, of: file, key: target.key) {
                 body = .fileRegion(region)
                 chosenMethod = choice.timed ? .sendfile : nil
                 reader.recordServed(bytes.length)
-                if !choice.fromMapping { proxy.counters.recordChosenSendfileHit() }
+                if !choice.fromMapping { environment.counters.recordChosenSendfileHit() }
             } else {
-                guard let buffer = try? reader.readWhole(bytes, of: file, limit: proxy.configuration.responseChunkSize, allocator: allocator) else {
+                guard let buffer = try? reader.readWhole(bytes, of: file, limit: environment.configuration.responseChunkSize, allocator: allocator) else {
                     return nil
                 }
                 body = .byteBuffer(buffer)
             }
-            proxy.counters.recordServed(bytes.length)
+            environment.counters.recordServed(bytes.length)
         }
         // Everything is cached (and a region's descriptor keeps its bytes readable even if the
         // entry is evicted now): count the hit and mark the entry used, without planning again.
-        proxy.store.recordHit(key: target.key)
-        proxy.counters.requestReceived()
+        environment.store.recordHit(key: target.key)
+        environment.counters.requestReceived()
         let bodyBytes = plan.body?.length ?? 0
-        proxy.metrics?.recordResponse(route: .proxy, status: plan.status.code, cache: .hit, bodyBytes: bodyBytes)
+        environment.metrics?.recordResponse(route: .proxy, status: plan.status.code, cache: .hit, bodyBytes: bodyBytes)
         var log: AccessLog.Pending?
-        if let accessLog = proxy.accessLog, let started {
+        if let accessLog = environment.accessLog, let started {
             log = AccessLog.Pending(log: accessLog, record: AccessLogRecord(
                 method: method, target: uri, url: target.origin, status: plan.status.code, bodyBytes: bodyBytes, cache: .hit, started: started,
                 firstByte: nil, ended: started))
@@ -180,8 +180,8 @@ final class HitResponder {
         case .dash(let named)?: origin = named
         default: return nil
         }
-        let target = Target(uri: uri, origin: origin.string, key: proxy.store.key(for: origin.string),
-                               isServable: proxy.fetching.allows(origin) && !PlaylistDetection.hasManifestExtension(origin))
+        let target = Target(uri: uri, origin: origin.string, key: environment.store.key(for: origin.string),
+                               isServable: environment.fetching.allows(origin) && !PlaylistDetection.hasManifestExtension(origin))
         lastTarget = target
         return target
     }
@@ -190,9 +190,9 @@ final class HitResponder {
     /// or the file's metadata changed since the last hit. The revisions are read before what they vouch for,
     /// so a change in between only makes the next hit look up again.
     private func entry(for key: String) -> (SparseFile, EntryFacts, [UInt8])? {
-        let storeRevision = proxy.store.entriesRevision
+        let storeRevision = environment.store.entriesRevision
         let kept = lastEntry.flatMap { $0.key == key ? $0 : nil }
-        guard let file = kept?.storeRevision == storeRevision ? kept?.file : proxy.store.reader(for: key).file else {
+        guard let file = kept?.storeRevision == storeRevision ? kept?.file : environment.store.reader(for: key).file else {
             lastEntry = nil
             return nil
         }

@@ -15,21 +15,7 @@ public struct DownloadStatus: Sendable, Hashable, Codable {
     /// Seconds since the download started running; 0 while queued.
     public var elapsedSeconds: Double
     /// Why it failed; null otherwise.
-    public var error: String?
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(url, forKey: .url)
-        try container.encode(state, forKey: .state)
-        try container.encode(resources, forKey: .resources)
-        try container.encode(resourcesDone, forKey: .resourcesDone)
-        try container.encode(segments, forKey: .segments)
-        try container.encode(segmentsDone, forKey: .segmentsDone)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
-        try container.encode(error, forKey: .error)
-    }
+    @EncodedAsNull public var error: String?
 
     /// The progress as an ``OfflineDownloader`` run reports it (for a client that shows the same
     /// progress bar whether it downloads itself or through a proxy).

@@ -14,26 +14,14 @@ struct EntriesPage: Encodable {
         var url: String
         var cachedBytes: UInt64
         /// Nil while the origin has not said.
-        var contentLength: UInt64?
+        @EncodedAsNull var contentLength: UInt64?
         /// The cached share of the content, 0 to 1; nil without a content length.
-        var coverage: Double?
+        @EncodedAsNull var coverage: Double?
         /// ISO 8601 in UTC.
         var lastAccess: String
         var pinned: Bool
         var complete: Bool
         var diskBytes: UInt64
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(url, forKey: .url)
-            try container.encode(cachedBytes, forKey: .cachedBytes)
-            try container.encode(contentLength, forKey: .contentLength)
-            try container.encode(coverage, forKey: .coverage)
-            try container.encode(lastAccess, forKey: .lastAccess)
-            try container.encode(pinned, forKey: .pinned)
-            try container.encode(complete, forKey: .complete)
-            try container.encode(diskBytes, forKey: .diskBytes)
-        }
 
         /// The entry as the store reports it (`POST /entries/pin` answers one too).
         init(_ entry: EntryInfo) {

@@ -8,7 +8,7 @@ extension ProxyContext {
         if let metrics, let status = writer.status {
             metrics.recordResponse(route: label, status: status.code, cache: writer.cache, bodyBytes: writer.bodyBytes)
         }
-        accessLog?.append(AccessLogRecord(
+        hits.accessLog?.append(AccessLogRecord(
             method: request.method, target: request.uri, url: writer.origin, status: writer.status?.code, bodyBytes: writer.bodyBytes, cache: writer.cache?.kind,
             started: started, firstByte: writer.headSentAt, ended: .now, error: writer.failure))
     }

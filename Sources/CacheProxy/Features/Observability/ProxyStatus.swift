@@ -19,16 +19,9 @@ public struct ProxyStatus: Sendable, Codable, Hashable {
         /// then pass through uncached until space is free.
         public var diskFull: Bool
         /// Free bytes on the volume, measured now (null when the volume cannot say).
-        public var freeBytes: UInt64?
+        @EncodedAsNull public var freeBytes: UInt64?
         /// The free space the store keeps on its volume, evicting whatever its size limit says.
         public var minimumFreeBytes: UInt64
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(diskFull, forKey: .diskFull)
-            try container.encode(freeBytes, forKey: .freeBytes)
-            try container.encode(minimumFreeBytes, forKey: .minimumFreeBytes)
-        }
     }
 
     /// One upstream lane right now.

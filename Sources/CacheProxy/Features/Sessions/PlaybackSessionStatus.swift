@@ -3,15 +3,9 @@
 public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     /// The variant a session is locked to.
     public struct Quality: Sendable, Hashable, Codable {
-        public var bandwidth: UInt64?
+        @EncodedAsNull public var bandwidth: UInt64?
         /// `WIDTHxHEIGHT`, as the playlist writes it.
-        public var resolution: String?
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(bandwidth, forKey: .bandwidth)
-            try container.encode(resolution, forKey: .resolution)
-        }
+        @EncodedAsNull public var resolution: String?
     }
 
     /// The player's last segment request.
@@ -32,9 +26,9 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     /// The presentations the session plays.
     public var urls: [String]
     /// The locked variant; nil when the session keeps every variant.
-    public var quality: Quality?
+    @EncodedAsNull public var quality: Quality?
     /// Nil before the player asked for a segment.
-    public var position: Position?
+    @EncodedAsNull public var position: Position?
     /// The segments cached contiguously after the position (from the start before the first
     /// segment request), and their duration.
     public var bufferedSegments: Int
@@ -42,7 +36,7 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     public var activeRequests: Int
     /// The median time the proxy took to answer the session's recent requests (to the response
     /// head); nil before the first.
-    public var latencyMs: Double?
+    @EncodedAsNull public var latencyMs: Double?
     public var bytesServed: UInt64
     /// Bytes fetched from origins for the session: its player's misses and its own buffering.
     public var bytesFromOrigin: UInt64
@@ -50,29 +44,9 @@ public struct PlaybackSessionStatus: Sendable, Hashable, Codable {
     public var idleSeconds: Double
     /// Why the session's last failed request or fetch failed (an origin's `403` when its
     /// credentials expired, say); nil until one fails.
-    public var lastError: String? = nil
+    @EncodedAsNull public var lastError: String? = nil
     /// The names of the header fields the session sends its origins; never their values.
     public var headers: [String] = []
     /// How many times the session came back from `idle`.
     public var resumes: Int = 0
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(state, forKey: .state)
-        try container.encode(playlist, forKey: .playlist)
-        try container.encode(urls, forKey: .urls)
-        try container.encode(quality, forKey: .quality)
-        try container.encode(position, forKey: .position)
-        try container.encode(bufferedSegments, forKey: .bufferedSegments)
-        try container.encode(bufferedAheadSeconds, forKey: .bufferedAheadSeconds)
-        try container.encode(activeRequests, forKey: .activeRequests)
-        try container.encode(latencyMs, forKey: .latencyMs)
-        try container.encode(bytesServed, forKey: .bytesServed)
-        try container.encode(bytesFromOrigin, forKey: .bytesFromOrigin)
-        try container.encode(idleSeconds, forKey: .idleSeconds)
-        try container.encode(lastError, forKey: .lastError)
-        try container.encode(headers, forKey: .headers)
-        try container.encode(resumes, forKey: .resumes)
-    }
 }

@@ -6,8 +6,9 @@ import CacheStore
 /// and `evict` hand them over).
 struct StoreControl: Sendable {
     let store: CacheStore
-    /// The running proxy, whose connections must let go of the files removed (nil: not running).
-    let context: ProxyContext?
+    /// The running proxy's hit path, whose connections and mappings must let go of the files
+    /// removed (nil: not running).
+    let hits: HitEnvironment?
 
     /// The key of the entry `url` names: `url` itself when the store has an entry by that key
     /// (a key as `GET /entries` lists it), else the key the store makes of it as a URL.
@@ -52,9 +53,9 @@ struct StoreControl: Sendable {
     /// Makes the proxy's connections and mappings let go of removed files, so that their disk
     /// space is given back now rather than at each connection's next request.
     private func released(removed: Int, freedBytes: UInt64) -> StoreRemoval {
-        if let context, removed > 0 {
-            context.heldFiles.releaseRemoved(from: store)
-            context.mappedFiles.dropRemoved(from: store)
+        if let hits, removed > 0 {
+            hits.heldFiles.releaseRemoved(from: store)
+            hits.mappedFiles.dropRemoved(from: store)
         }
         let pinned = store.entries.filter(\.pinned)
         return StoreRemoval(removed: removed, freedBytes: freedBytes, totalBytes: store.totalBytes,
