@@ -148,11 +148,11 @@ public final class CacheProxy: Sendable {
                 throw BindFailure.error(error, host: configuration.host, port: configuration.port)
             }
             let port = listener.channel.localAddress?.port ?? configuration.port
-            context.listeningPort.withLock { $0 = port }
+            context.addresses.listeningPort = port
             context.upstream.originGuard.listening(on: port)
             // Other processes on this store (`sparsecache fetch`) hand their work to this proxy.
             do {
-                try store.setControlAddress(context.baseURL(for: nil))
+                try store.setControlAddress(context.addresses.baseURL(for: nil))
             } catch {
                 logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
             }
@@ -222,7 +222,7 @@ public final class CacheProxy: Sendable {
             logger.debug("listener ended", metadata: ["error": "\(error)"])
         }
         lifecycle.withLock { $0 = .stopped }
-        running.context.listeningPort.withLock { $0 = nil }
+        running.context.addresses.listeningPort = nil
         try? store.setControlAddress(nil)
         idleMappingsReleased.cancel()
         await idleMappingsReleased.value
@@ -266,7 +266,7 @@ public final class CacheProxy: Sendable {
     }
 
     /// The port the proxy listens on, while it does.
-    public var port: Int? { running?.context.listeningPort.withLock { $0 } }
+    public var port: Int? { running?.context.addresses.listeningPort }
 
     /// Whether the proxy is listening.
     public var isRunning: Bool { port != nil }
@@ -278,7 +278,7 @@ public final class CacheProxy: Sendable {
     public func proxyURL(for originURL: String) -> String {
         guard let context = running?.context, let origin = try? OriginURL(parsing: originURL),
               context.fetching.allows(origin) else { return originURL }
-        return context.proxyEndpoint(for: nil).url(for: originURL)
+        return context.addresses.proxyEndpoint(for: nil).url(for: originURL)
     }
 
     /// Warms the start of the videos of a feed, replacing any list given before (the user
@@ -324,7 +324,7 @@ public final class CacheProxy: Sendable {
     public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
         guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
         do {
-            let engine = try await context.openSession(request, base: context.baseURL(for: nil))
+            let engine = try await context.openSession(request, base: context.addresses.baseURL(for: nil))
             return PlaybackSession(engine: engine, registry: context.sessions)
         } catch {
             throw CacheProxyError(error)

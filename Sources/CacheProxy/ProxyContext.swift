@@ -2,7 +2,6 @@ import CacheStore
 import Logging
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// What every connection of a running proxy shares: the fetching (``FetchEnvironment``), what
 /// answering from the cache needs (``HitEnvironment``) and what only the routes need
@@ -21,14 +20,12 @@ final class ProxyContext: Sendable {
     let sessions = SessionRegistry()
     let downloads = DownloadManager()
     let logger: Logger
-    let publicAddress: PublicAddress
+    let addresses: ProxyAddresses
     /// nil when ``CacheProxyConfiguration/recordsMetrics`` is off or there is no
     /// ``CacheProxyConfiguration/metricsFormat``.
     let metrics: ProxyMetrics?
     let connections = OpenConnections()
     let startedAt = ContinuousClock.now
-    /// The port the proxy listens on, once it does.
-    let listeningPort = Mutex<Int?>(nil)
 
     /// The event loops of the proxy's connections and origin clients; the context's own, so
     /// that ``shutdown()`` stops them with everything that runs on them.
@@ -44,7 +41,7 @@ final class ProxyContext: Sendable {
         self.counters = counters
         let heldFiles = HeldFiles()
         let mappedFiles = MappedCacheFiles(limit: configuration.mappedFiles.limit)
-        publicAddress = PublicAddress(configuration)
+        addresses = ProxyAddresses(configuration)
         let metrics = configuration.recordsMetrics
             ? configuration.metricsFormat.map { ProxyMetrics(format: $0, evictionsSoFar: store.statistics.evictions) } : nil
         self.metrics = metrics

@@ -20,10 +20,10 @@ enum ControlRequest {
     }
 }
 
-extension ProxyContext {
+extension FetchEnvironment {
     /// Refuses (403) the first URL whose host is off the proxy's allow-list.
     func checkAllowed(_ urls: [OriginURL]) throws(ProxyFailure) {
-        if let refused = urls.first(where: { !fetching.allows($0) }) {
+        if let refused = urls.first(where: { !allows($0) }) {
             throw ProxyFailure(status: 403, "\(refused.host) is not on the proxy's allow-list")
         }
     }

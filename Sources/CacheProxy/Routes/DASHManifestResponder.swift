@@ -16,7 +16,8 @@ import NIOHTTP1
 /// and where it is, never the origin's bytes: those would send the player to the origin (or,
 /// resolved against the proxy, nowhere).
 struct DASHManifestResponder {
-    let context: ProxyContext
+    let environment: FetchEnvironment
+    let addresses: ProxyAddresses
     /// The fields asked for the origin requests (a player's forwarded fields).
     var headers = OriginHeaderFields()
     /// The playback session whose player asks, if any: its URLs route through the session, and
@@ -28,13 +29,13 @@ struct DASHManifestResponder {
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
-            try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, environment: context.fetching,
+            try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, environment: environment,
                                                    headers: headers, writer: writer)
         }
-        PlaylistResponder.recordCacheUse(of: loaded, origin: origin, context: context)
+        PlaylistResponder.recordCacheUse(of: loaded, origin: origin, environment: environment)
         let manifest = try loaded.document ?? Self.parseFailure(loaded.body)
         if let session, loaded.source == .origin { session.traffic.recordFetched(UInt64(loaded.body.count)) }
-        let base = context.baseURL(for: request)
+        let base = addresses.baseURL(for: request)
         guard let manifestURL = DASHAbsoluteURL(loaded.url), let endpoint = session?.presentation.dashEndpoint ?? DASHProxyEndpoint(base),
               let servedURL = DASHAbsoluteURL(base + request.uri) else {
             throw ProxyFailure(status: 502, "the proxy's address \(base) cannot serve DASH: its URLs need a base without a path")
@@ -50,13 +51,13 @@ struct DASHManifestResponder {
         } catch {
             throw ProxyFailure(status: 502, "the MPD cannot be served through the proxy (\(error.code)): \(error)")
         }
-        DASHPlayerResources(environment: context.fetching).register(manifest, manifestURL: manifestURL)
-        try await PlaylistResponder.sendRewritten(rewritten, contentType: Self.contentType, context: context, writer: writer)
+        DASHPlayerResources(environment: environment).register(manifest, manifestURL: manifestURL)
+        try await PlaylistResponder.sendRewritten(rewritten, contentType: Self.contentType, environment: environment, writer: writer)
     }
 
     /// Whether the entry the byte path just found for `origin` is an MPD by its content type.
     func isManifest(_ origin: OriginURL) -> Bool {
-        context.fetching.holdsDASHManifest(origin, headers: headers)
+        environment.holdsDASHManifest(origin, headers: headers)
     }
 
     /// The error of bytes that did not parse as an MPD, for the 502 that replaces them.

@@ -6,7 +6,8 @@ import NIOHTTP1
 /// `GET /downloads` lists them, `GET /downloads/ID` reports one, `DELETE /downloads/ID` cancels
 /// it (what it stored stays).
 struct DownloadResponder {
-    let context: ProxyContext
+    let environment: FetchEnvironment
+    let downloads: DownloadManager
 
     func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
@@ -14,13 +15,13 @@ struct DownloadResponder {
             let download = try ControlRequest.parse(body, limit: DownloadRequest.maximumBodyBytes, what: "a download request") {
                 bytes throws(ParseError) in try DownloadRequest(parsing: bytes)
             }
-            try context.checkAllowed([download.url])
-            guard let status = context.downloads.start(download, environment: context.fetching) else {
+            try environment.checkAllowed([download.url])
+            guard let status = downloads.start(download, environment: environment) else {
                 throw ProxyFailure(status: 503, "the proxy is shutting down")
             }
             try await StatusResponder.sendJSON(status, status: .accepted, writer: writer)
         case .GET, .HEAD:
-            try await StatusResponder.sendJSON(context.downloads.all, status: .ok, writer: writer)
+            try await StatusResponder.sendJSON(downloads.all, status: .ok, writer: writer)
         default:
             throw ProxyFailure(status: 405, "/downloads takes POST and GET", headers: ["Allow": "POST, GET, HEAD"])
         }
@@ -29,8 +30,8 @@ struct DownloadResponder {
     func respondToDownload(_ id: String, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let status: DownloadStatus?
         switch request.method {
-        case .GET, .HEAD: status = context.downloads.status(id)
-        case .DELETE: status = context.downloads.cancel(id)
+        case .GET, .HEAD: status = downloads.status(id)
+        case .DELETE: status = downloads.cancel(id)
         default: throw ProxyFailure(status: 405, "/downloads/ID takes GET and DELETE", headers: ["Allow": "GET, HEAD, DELETE"])
         }
         guard let status else { throw ProxyFailure(status: 404, "no download \(id)") }

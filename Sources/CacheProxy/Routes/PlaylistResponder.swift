@@ -13,18 +13,19 @@ import SparseFile
 /// background once stale (``PlaylistLoader``). Live playlists are fetched fresh whenever the
 /// origin answers, and the cached copy is served (stale) only when it does not.
 struct PlaylistResponder {
-    let context: ProxyContext
+    let environment: FetchEnvironment
+    let addresses: ProxyAddresses
     /// The fields asked for the origin requests (a player's forwarded fields).
     var headers = OriginHeaderFields()
 
     func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
-            try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: context.fetching, headers: headers, writer: writer)
+            try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: environment, headers: headers, writer: writer)
         }
-        Self.recordCacheUse(of: loaded, origin: origin, context: context)
-        var policy = HLSProxyRewritePolicy(endpoint: context.proxyEndpoint(for: request))
+        Self.recordCacheUse(of: loaded, origin: origin, environment: environment)
+        var policy = HLSProxyRewritePolicy(endpoint: addresses.proxyEndpoint(for: request))
         // Offline, a player must not pick or switch to a variant the cache cannot play.
-        await OfflineVariants(environment: context.fetching).restrict(&policy, loaded: loaded, origin: origin)
+        await OfflineVariants(environment: environment).restrict(&policy, loaded: loaded, origin: origin)
         try await send(loaded.body, playlist: loaded.playlist, url: loaded.url, contentType: loaded.contentType,
                        policy: policy, writer: writer)
     }
@@ -44,25 +45,25 @@ struct PlaylistResponder {
         }
         registerPlayerResources(of: playlist, base: base, url: url)
         try await Self.sendRewritten(playlist.rewritten(base: base, policy: policy), contentType: "application/vnd.apple.mpegurl",
-                                     context: context, writer: writer)
+                                     environment: environment, writer: writer)
     }
 
     /// Sends a manifest rewritten for the proxy: never stored by the player's HTTP stack
     /// (`no-cache`; the proxy decides when it changes), counted as served.
-    static func sendRewritten(_ rewritten: [UInt8], contentType: String, context: ProxyContext, writer: ResponseWriter) async throws {
+    static func sendRewritten(_ rewritten: [UInt8], contentType: String, environment: FetchEnvironment, writer: ResponseWriter) async throws {
         var headers = HTTPHeaders()
         headers.add(name: "Cache-Control", value: "no-cache")
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: String(rewritten.count))
-        context.counters.recordServed(UInt64(rewritten.count))
+        environment.counters.recordServed(UInt64(rewritten.count))
         try await writer.sendComplete(status: .ok, headers: headers, body: writer.allocator.buffer(bytes: rewritten))
     }
 
     /// A manifest answered from the cache counts a hit and marks its entry used.
-    static func recordCacheUse<Document>(of loaded: LoadedManifest<Document>, origin: OriginURL, context: ProxyContext) {
+    static func recordCacheUse<Document>(of loaded: LoadedManifest<Document>, origin: OriginURL, environment: FetchEnvironment) {
         guard loaded.source == .cache, let whole = ByteRange(offset: 0, length: UInt64(loaded.body.count)) else { return }
         // Claiming what is cached claims nothing: it counts the hit and marks the entry used.
-        let store = context.store
+        let store = environment.store
         _ = try? store.claim(key: store.key(for: origin.string), range: whole)
     }
 
@@ -72,15 +73,15 @@ struct PlaylistResponder {
     /// ``PlaybackTimeline``, which tells how urgent its later segments are.
     private func registerPlayerResources(of playlist: HLSPlaylist, base: HLSBaseURL, url: String) {
         guard playlist.kind == .media else { return }
-        let store = context.store
+        let store = environment.store
         func key(_ uri: String) -> String? {
             (try? OriginURL(parsing: base.resolve(uri))).map { store.key(for: $0.string) }
         }
         func range(_ byteRange: HLSByteRange?) -> ByteRange? {
             byteRange.flatMap { ByteRange(offset: $0.offset, length: $0.length) }
         }
-        for map in playlist.maps { if let key = key(map.uri) { context.fetching.express.register(key, range: range(map.byteRange)) } }
-        for playlistKey in playlist.keys { if let uri = playlistKey.uri, let key = key(uri) { context.fetching.express.register(key, range: nil) } }
+        for map in playlist.maps { if let key = key(map.uri) { environment.express.register(key, range: range(map.byteRange)) } }
+        for playlistKey in playlist.keys { if let uri = playlistKey.uri, let key = key(uri) { environment.express.register(key, range: nil) } }
         // A live player starts near the live edge and goes on fetching the newest segments:
         // which of them is its start cannot be told from the playlist, so live ones stay `ahead`.
         guard !playlist.isLive else { return }
@@ -90,12 +91,12 @@ struct PlaylistResponder {
             guard timeline.count < PlaybackTimeline.segmentsPerPresentation else { break }
             if let key = key(segment.uri) {
                 let bytes = range(segment.byteRange)
-                if seconds < Self.startSeconds { context.fetching.startingSegments.register(key, range: bytes) }
+                if seconds < Self.startSeconds { environment.startingSegments.register(key, range: bytes) }
                 timeline.append((PlaybackTimeline.Segment(key: key, range: bytes), seconds))
             }
             seconds += max(0, segment.duration.value)
         }
-        context.fetching.playbackTimeline.register(store.key(for: url), segments: timeline)
+        environment.playbackTimeline.register(store.key(for: url), segments: timeline)
     }
 
     /// How much media a player needs before it starts: ExoPlayer's default start buffer.

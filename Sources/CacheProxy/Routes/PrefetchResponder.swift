@@ -5,21 +5,22 @@ import NIOHTTP1
 /// `POST /prefetch` replaces the prefetch queue with a feed's next videos and answers 202 with
 /// the queue; `DELETE /prefetch` cancels everything; `GET /prefetch` reports the queue.
 struct PrefetchResponder {
-    let context: ProxyContext
+    let environment: FetchEnvironment
+    let scheduler: PrefetchScheduler
 
     func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
-            let limits = context.configuration.limits.prefetch
+            let limits = environment.configuration.limits.prefetch
             let prefetch = try ControlRequest.parse(body, limit: limits.maximumBodyBytes, what: "a prefetch request") {
                 bytes throws(ParseError) in try PrefetchRequest(parsing: bytes, limits: limits)
             }
-            try context.checkAllowed(prefetch.urls)
-            try await StatusResponder.sendJSON(context.prefetch.replace(with: prefetch, environment: context.fetching), status: .accepted, writer: writer)
+            try environment.checkAllowed(prefetch.urls)
+            try await StatusResponder.sendJSON(scheduler.replace(with: prefetch, environment: environment), status: .accepted, writer: writer)
         case .DELETE:
-            try await StatusResponder.sendJSON(context.prefetch.cancelAll(), status: .ok, writer: writer)
+            try await StatusResponder.sendJSON(scheduler.cancelAll(), status: .ok, writer: writer)
         case .GET, .HEAD:
-            try await StatusResponder.sendJSON(context.prefetch.status, status: .ok, writer: writer)
+            try await StatusResponder.sendJSON(scheduler.status, status: .ok, writer: writer)
         default:
             throw ProxyFailure(status: 405, "/prefetch takes POST, DELETE and GET", headers: ["Allow": "POST, DELETE, GET, HEAD"])
         }

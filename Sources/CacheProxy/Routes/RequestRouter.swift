@@ -83,19 +83,19 @@ struct RequestRouter: Sendable {
         }
         switch route {
         case .prefetch:
-            try await PrefetchResponder(context: context).respond(to: request, body: body, writer: writer)
+            try await PrefetchResponder(environment: context.fetching, scheduler: context.prefetch).respond(to: request, body: body, writer: writer)
         case .status:
             try await StatusResponder(context: context).respond(writer: writer)
         case .metrics:
-            try await MetricsResponder(context: context).respond(writer: writer)
+            try await MetricsResponder(environment: context.fetching).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
         case .dash(let origin):
             try await serve(origin, directives: DeliveryDirectives(), request: request, writer: writer)
         case .downloads:
-            try await DownloadResponder(context: context).respondToCollection(request, body: body, writer: writer)
+            try await DownloadResponder(environment: context.fetching, downloads: context.downloads).respondToCollection(request, body: body, writer: writer)
         case .download(let id):
-            try await DownloadResponder(context: context).respondToDownload(id, request: request, writer: writer)
+            try await DownloadResponder(environment: context.fetching, downloads: context.downloads).respondToDownload(id, request: request, writer: writer)
         case .sessions:
             try await SessionResponder(context: context).respondToCollection(request, body: body, writer: writer)
         case .session(let id):
@@ -109,13 +109,13 @@ struct RequestRouter: Sendable {
         case .dashboard:
             try await DashboardResponder().respond(writer: writer)
         case .entries(let page):
-            try await StoreControlResponder(context: context).respondToEntries(page, request: request, writer: writer)
+            try await StoreControlResponder(hits: context.hits).respondToEntries(page, request: request, writer: writer)
         case .entry(let url):
-            try await StoreControlResponder(context: context).respondToEntry(url, request: request, writer: writer)
+            try await StoreControlResponder(hits: context.hits).respondToEntry(url, request: request, writer: writer)
         case .pinEntry, .unpinEntry:
-            try await StoreControlResponder(context: context).respondToPinning(route == .pinEntry, request: request, body: body, writer: writer)
+            try await StoreControlResponder(hits: context.hits).respondToPinning(route == .pinEntry, request: request, body: body, writer: writer)
         case .evict:
-            try await StoreControlResponder(context: context).respondToEvict(request, body: body, writer: writer)
+            try await StoreControlResponder(hits: context.hits).respondToEvict(request, body: body, writer: writer)
         }
     }
 
@@ -123,10 +123,10 @@ struct RequestRouter: Sendable {
     /// HLS playlist or a DASH MPD when its name or its origin's content type says so, as bytes
     /// otherwise.
     private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        try context.checkAllowed([origin])
+        try context.fetching.checkAllowed([origin])
         let headers = context.configuration.forwardedFields(from: request.headers)
-        let playlists = PlaylistResponder(context: context, headers: headers)
-        let manifests = DASHManifestResponder(context: context, headers: headers)
+        let playlists = PlaylistResponder(environment: context.fetching, addresses: context.addresses, headers: headers)
+        let manifests = DASHManifestResponder(environment: context.fetching, addresses: context.addresses, headers: headers)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
             return

@@ -7,7 +7,8 @@ import NIOHTTP1
 /// dropped, only cached segments listed while hiding, the head alone through the proxy — and
 /// rewritten so that every URI routes back through the session.
 struct SessionPlaylistResponder {
-    let context: ProxyContext
+    let environment: FetchEnvironment
+    let addresses: ProxyAddresses
     let engine: SessionEngine
     /// The fields asked for the origin requests: the player's forwarded fields over the session's.
     var headers = OriginHeaderFields()
@@ -30,7 +31,7 @@ struct SessionPlaylistResponder {
     /// A playlist the session's playlists name (a variant's or a rendition's media playlist).
     func respond(origin: OriginURL, directives: DeliveryDirectives, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
-            try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: context.fetching, headers: headers, writer: writer)
+            try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: environment, headers: headers, writer: writer)
         }
         if loaded.source == .origin { engine.traffic.recordFetched(UInt64(loaded.body.count)) }
         guard let playlist = loaded.playlist else {
@@ -42,14 +43,14 @@ struct SessionPlaylistResponder {
             var policy = self.policy
             // Offline, as on /proxy?url=: the app's player must not pick or switch to a variant
             // the cache cannot play.
-            await OfflineVariants(environment: context.fetching).restrict(&policy, loaded: loaded, origin: origin)
+            await OfflineVariants(environment: environment).restrict(&policy, loaded: loaded, origin: origin)
             try await send(loaded.body, playlist: playlist, url: loaded.url, contentType: loaded.contentType, policy: policy, writer: writer)
             return
         }
-        let key = context.store.key(for: origin.string)
+        let key = environment.store.key(for: origin.string)
         var timeline = engine.timeline(key)
         if timeline == nil || playlist.isLive {
-            let current = SessionTimeline(playlist: playlist, url: loaded.url, playlistKey: key, role: engine.role(of: key), store: context.store)
+            let current = SessionTimeline(playlist: playlist, url: loaded.url, playlistKey: key, role: engine.role(of: key), store: environment.store)
             engine.register(current)
             timeline = current
         }
@@ -63,7 +64,7 @@ struct SessionPlaylistResponder {
         await engine.waitForStart(of: timeline)
         var served = playlist
         if engine.request.hideUntilBuffered, !playlist.isLive {
-            let cached = timeline.cachedPrefix(store: context.store)
+            let cached = timeline.cachedPrefix(store: environment.store)
             if cached < timeline.count, let growing = try? playlist.eventPlaylist(listingFirst: cached),
                let parsed = try? HLSPlaylist(parsing: growing, options: HLSParserOptions(playlistURL: url)) {
                 served = parsed
@@ -75,14 +76,14 @@ struct SessionPlaylistResponder {
     private func send(
         _ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, policy: HLSProxyRewritePolicy? = nil, writer: ResponseWriter
     ) async throws {
-        try await PlaylistResponder(context: context)
+        try await PlaylistResponder(environment: environment, addresses: addresses)
             .send(body, playlist: playlist, url: url, contentType: contentType, policy: policy ?? self.policy, writer: writer)
     }
 
     /// The session's rewrite policy.
     private var policy: HLSProxyRewritePolicy {
         let request = engine.request
-        let endpoint = HLSProxyEndpoint(engine.presentation.endpoint) ?? context.proxyEndpoint(for: nil)
+        let endpoint = HLSProxyEndpoint(engine.presentation.endpoint) ?? addresses.proxyEndpoint(for: nil)
         var policy = HLSProxyRewritePolicy(endpoint: endpoint, headSegmentCount: request.headSegments, maximumBandwidth: request.maximumBandwidth)
         if let bandwidth = request.bandwidth { policy.bandwidthOverride = { _ in bandwidth } }
         if let locked = engine.presentation.locked { policy.lock(to: locked.summary) }

@@ -17,7 +17,7 @@ struct SessionResponder {
             }
             let engine: SessionEngine
             do {
-                engine = try await context.openSession(parsed, base: context.baseURL(for: request))
+                engine = try await context.openSession(parsed, base: context.addresses.baseURL(for: request))
             } catch {
                 throw ProxyFailure(error)
             }
@@ -76,13 +76,13 @@ struct SessionResponder {
     private func respondToResource(_ engine: SessionEngine, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
                                    writer: ResponseWriter) async throws {
         let headers = context.configuration.forwardedFields(from: request.headers).merged(over: engine.request.headers)
-        let playlists = SessionPlaylistResponder(context: context, engine: engine, headers: headers)
+        let playlists = SessionPlaylistResponder(environment: context.fetching, addresses: context.addresses, engine: engine, headers: headers)
         guard let origin else {
             try await playlists.respondEntry(directives: directives, writer: writer)
             return
         }
-        try context.checkAllowed([origin])
-        let manifests = DASHManifestResponder(context: context, headers: headers, session: engine)
+        try context.fetching.checkAllowed([origin])
+        let manifests = DASHManifestResponder(environment: context.fetching, addresses: context.addresses, headers: headers, session: engine)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, writer: writer)
             return

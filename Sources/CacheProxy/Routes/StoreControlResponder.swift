@@ -13,9 +13,9 @@ import NIOHTTP1
 ///
 /// Removals answer a ``StoreRemoval``. An entry the store does not have is 404.
 struct StoreControlResponder {
-    let context: ProxyContext
+    let hits: HitEnvironment
 
-    private var control: StoreControl { StoreControl(store: context.store, hits: context.hits) }
+    private var control: StoreControl { StoreControl(store: hits.store, hits: hits) }
 
     func respondToPinning(_ pinned: Bool, request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         let path = pinned ? "/entries/pin" : "/entries/unpin"
@@ -31,7 +31,7 @@ struct StoreControlResponder {
         switch request.method {
         case .GET, .HEAD:
             let key = control.key(for: url)
-            guard let entry = context.store.entry(for: key) else {
+            guard let entry = hits.store.entry(for: key) else {
                 throw ProxyFailure(status: 404, "no entry for key \(key)")
             }
             try await StatusResponder.sendJSON(EntriesPage.Entry(entry), status: .ok, writer: writer)
@@ -46,7 +46,7 @@ struct StoreControlResponder {
     func respondToEntries(_ page: EntriesPageRequest, request: HTTPRequestHead, writer: ResponseWriter) async throws {
         switch request.method {
         case .GET, .HEAD:
-            try await StatusResponder.sendJSON(EntriesPage(store: context.store, page), status: .ok, writer: writer)
+            try await StatusResponder.sendJSON(EntriesPage(store: hits.store, page), status: .ok, writer: writer)
         case .DELETE:
             // Clearing takes the bare path: a query (a page, a mistyped url) must not clear.
             guard !request.uri.contains("?") else {

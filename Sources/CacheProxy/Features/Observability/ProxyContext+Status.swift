@@ -10,7 +10,7 @@ extension ProxyContext {
         let elapsed = ContinuousClock.now - startedAt
         return ProxyStatus(
             version: CacheProxy.version,
-            port: listeningPort.withLock { $0 } ?? configuration.port,
+            port: addresses.port,
             uptimeSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             cache: ProxyStatus.Cache(
                 directory: store.directory, sizeBytes: store.totalBytes, limitBytes: store.maximumSize,
