@@ -24,11 +24,25 @@ final class NameTable: Sendable {
 
     private let slots: [Slot]
     private let mask: Int
+    /// 64 less the table's size in bits: a slot is the top bits of a product, which depend on
+    /// every bit of what is multiplied (the low bits of a product do not).
+    private let shift: UInt64
+    /// The odd multiplier of the hash, chosen when the table is built so that no two of its
+    /// names share a slot: a known name is found by its first probe, and no compare fails on a
+    /// collision (3 candidates are tried for the attribute names, 252 for the tag names).
+    private let multiplier: UInt64
 
     init(_ entries: [(String, UInt8)]) {
         var size = 16
-        while size < entries.count * 4 { size *= 2 }
+        var bits: UInt64 = 4
+        while size < entries.count * 4 {
+            size *= 2
+            bits += 1
+        }
         mask = size - 1
+        shift = 64 - bits
+        let keys = entries.map { text, _ in Self.key(Array(text.utf8)) }
+        multiplier = Self.multiplier(for: keys, shift: shift, size: size)
         var slots = [Slot](repeating: Slot(), count: size)
         for (text, id) in entries {
             var name = Array(text.utf8)
@@ -46,11 +60,45 @@ final class NameTable: Sendable {
                 }
                 return slot
             }
-            var index = Self.slot(slot.head, slot.tail, mask)
+            var index = Self.slot(slot.head, slot.tail, shift, multiplier)
             while slots[index].length != 0 { index = (index + 1) & mask }
             slots[index] = slot
         }
         self.slots = slots
+    }
+
+    /// What ``slot(_:_:_:_:)`` multiplies for the name: its head and tail words mixed.
+    private static func key(_ name: [UInt8]) -> UInt64 {
+        let padded = name + [UInt8](repeating: 0, count: 8)
+        return padded.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return mixed(head(base, 0, name.count), tail(base, 0, name.count))
+        }
+    }
+
+    /// The first odd multiplier of a fixed sequence under which the `keys` take distinct slots;
+    /// if none of 4,096 does, the first, and lookups probe past collisions.
+    private static func multiplier(for keys: [UInt64], shift: UInt64, size: Int) -> UInt64 {
+        let step: UInt64 = 0xBF58_476D_1CE4_E5B9
+        var candidate = step
+        // The try that last took each slot: one array for all tries (the tag table takes a few
+        // hundred), none cleared between them.
+        var takenBy = [Int](repeating: 0, count: size)
+        for attempt in 1...4_096 {
+            var distinct = true
+            for key in keys {
+                let index = Int(truncatingIfNeeded: (key &* candidate) &>> shift)
+                if takenBy[index] == attempt {
+                    distinct = false
+                    break
+                }
+                takenBy[index] = attempt
+            }
+            if distinct { return candidate }
+            // Odd plus even: still odd.
+            candidate &+= step &<< 1
+        }
+        return step
     }
 
     /// The first eight bytes of the name (those there are, for a shorter one), which must be
@@ -82,9 +130,15 @@ final class NameTable: Sendable {
     }
 
     @inline(__always)
-    private static func slot(_ head: UInt64, _ tail: UInt64, _ mask: Int) -> Int {
-        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
-        return Int(truncatingIfNeeded: mixed >> 40) & mask
+    private static func mixed(_ head: UInt64, _ tail: UInt64) -> UInt64 {
+        head ^ (tail &* 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The top bits of a product: they depend on every bit of the words (the low bits, which
+    /// an earlier version took, do not, and names sharing their first bytes shared slots).
+    @inline(__always)
+    private static func slot(_ head: UInt64, _ tail: UInt64, _ shift: UInt64, _ multiplier: UInt64) -> Int {
+        Int(truncatingIfNeeded: (mixed(head, tail) &* multiplier) &>> shift)
     }
 
     /// The id of the name in `span`. `readableEnd` is where readable memory ends.
@@ -99,7 +153,7 @@ final class NameTable: Sendable {
         let middle = Self.word(base, start, from: 8, ifLongerThan: 16, length)
         let middle2 = Self.word(base, start, from: 16, ifLongerThan: 24, length)
         return slots.withUnsafeBufferPointer { slots in
-            var index = Self.slot(head, tail, mask)
+            var index = Self.slot(head, tail, shift, multiplier)
             while true {
                 let candidate = slots[index]
                 // Every word compared, with one branch: which ones a name has depends on its length.
