@@ -60,7 +60,7 @@ public final class CacheProxy: Sendable {
     /// Makes a proxy over a writable store. Nothing listens, and no thread is started, until
     /// ``start()`` or ``run()``.
     ///
-    /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a read-only store, no
+    /// - Throws: `CacheProxyError.Code.invalidConfiguration` for a read-only store, no
     ///   ``CacheProxyConfiguration/originClient``, a host
     ///   that is not a loopback address without ``CacheProxyConfiguration/allowsNonLoopback``
     ///   or with an ``OriginClientKind`` that does not check its connections' peers,
@@ -102,9 +102,9 @@ public final class CacheProxy: Sendable {
     /// Starts the proxy's threads, binds the listening socket (once) and returns the port;
     /// ``run()`` serves it.
     ///
-    /// - Throws: ``CacheProxyError/Code/addressInUse`` when another program has the port,
-    ///   ``CacheProxyError/Code/bindFailed`` when the address cannot be bound otherwise,
-    ///   ``CacheProxyError/Code/alreadyStopped`` after a shutdown.
+    /// - Throws: `CacheProxyError.Code.addressInUse` when another program has the port,
+    ///   `CacheProxyError.Code.bindFailed` when the address cannot be bound otherwise,
+    ///   `CacheProxyError.Code.alreadyStopped` after a shutdown.
     @discardableResult
     public func start() async throws(CacheProxyError) -> Int {
         while true {
@@ -312,15 +312,15 @@ public final class CacheProxy: Sendable {
     /// Opens a playback session (see ``PlaybackSession``): loads what it plays, locks its
     /// quality, and starts buffering as `request` asks.
     ///
-    /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running,
-    ///   ``CacheProxyError/Code/invalidRequest`` for a presentation that cannot be played as
+    /// - Throws: `CacheProxyError.Code.notRunning` while the proxy is not running,
+    ///   `CacheProxyError.Code.invalidRequest` for a presentation that cannot be played as
     ///   asked (not a playlist, a multivariant playlist in a virtual playlist without a quality,
     ///   a live or I-frame-only part, a host off the allow-list, a URL the proxy must not
-    ///   fetch), ``CacheProxyError/Code/limitReached`` when
+    ///   fetch), `CacheProxyError.Code.limitReached` when
     ///   ``CacheProxyConfiguration/Limits/maximumOpenSessions`` are open,
-    ///   ``CacheProxyError/Code/originFailed`` when a playlist can be neither fetched nor read
+    ///   `CacheProxyError.Code.originFailed` when a playlist can be neither fetched nor read
     ///   from the cache (whatever the origin answered: its 403 too),
-    ///   ``CacheProxyError/Code/alreadyStopped`` while the proxy shuts down.
+    ///   `CacheProxyError.Code.alreadyStopped` while the proxy shuts down.
     public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
         guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
         do {
@@ -335,7 +335,7 @@ public final class CacheProxy: Sendable {
     /// ``CacheProxyConfiguration/originHeaders``, which it overrides), from the next request on:
     /// for tokens and signed cookies that expire while the proxy runs.
     ///
-    /// - Throws: ``CacheProxyError/Code/notRunning`` while the proxy is not running (set
+    /// - Throws: `CacheProxyError.Code.notRunning` while the proxy is not running (set
     ///   ``CacheProxyConfiguration/originHeaders`` before it starts).
     public func setOriginHeaders(_ headers: [String: OriginHeaderFields]) throws(CacheProxyError) {
         guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }

@@ -45,7 +45,7 @@ extension CacheProxyConfiguration {
 
         /// The request policy these settings and `publicURL` make.
         ///
-        /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` for a host, origin, token or
+        /// - Throws: `CacheProxyError.Code.invalidConfiguration` for a host, origin, token or
         ///   public URL that cannot be what it stands for.
         func requestPolicy(publicURL: String?) throws(CacheProxyError) -> RequestPolicy {
             if let controlToken, !RequestPolicy.isValidToken(controlToken) {

@@ -46,7 +46,7 @@ public struct CacheProxyConfiguration: Sendable {
     /// `.asyncHTTPClient` (the `CacheProxyServer` product, which the CLI uses; it checks where
     /// every connection leads, which a proxy listening beyond loopback needs). No default: which
     /// HTTP stack an app links is the app's choice, and this module links none; a proxy made
-    /// without one throws ``CacheProxyError/Code/invalidConfiguration``.
+    /// without one throws `CacheProxyError.Code.invalidConfiguration`.
     public var originClient: OriginClientKind?
     /// When to stop asking an unreachable origin, and when to try again.
     public var breaker: CircuitBreakerConfiguration

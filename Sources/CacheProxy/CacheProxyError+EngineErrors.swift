@@ -2,9 +2,9 @@
 // the HTTP routes answer the same failure with (ProxyFailure+EngineErrors.swift).
 extension CacheProxyError {
     /// A session that could not be opened: what the request asked for (a field, a host off the
-    /// allow-list, a URL the origin guard refuses) is ``Code/invalidRequest``; a playlist the
-    /// origin did not deliver, whatever its answer, ``Code/originFailed``; the session limit
-    /// ``Code/limitReached``; a proxy shutting down ``Code/alreadyStopped``.
+    /// allow-list, a URL the origin guard refuses) is `Code.invalidRequest`; a playlist the
+    /// origin did not deliver, whatever its answer, `Code.originFailed`; the session limit
+    /// `Code.limitReached`; a proxy shutting down `Code.alreadyStopped`.
     init(_ error: SessionOpenError) {
         let code: Code = switch error {
         case .invalidField, .notAllowed, .loadFailed(_, _, .refused): .invalidRequest

@@ -36,7 +36,7 @@ extension ErrorCode where Domain == CacheProxyError {
     /// The request cannot be served as asked (see the message).
     public static var invalidRequest: Self { Self(rawValue: "invalidRequest") }
 
-    /// A limit of the configuration was reached (``CacheProxyConfiguration/Limits/maximumOpenSessions``).
+    /// A limit of the configuration was reached (`CacheProxyConfiguration.Limits.maximumOpenSessions`).
     public static var limitReached: Self { Self(rawValue: "limitReached") }
 
     /// An origin could not be reached, or answered with an error, and the cache could not

@@ -30,9 +30,9 @@ public struct DownloadRequest: Sendable, Hashable {
 
     /// Parses and validates a request body.
     ///
-    /// - Throws: ``ParseError`` with the field it is about: ``ParseError/Code/tooLong`` past
-    ///   ``maximumBodyBytes``, ``ParseError/Code/missing`` without `url`,
-    ///   ``ParseError/Code/unsupported`` for an unknown field, ``ParseError/Code/malformed``
+    /// - Throws: ``ParseError`` with the field it is about: `ParseError.Code.tooLong` past
+    ///   ``maximumBodyBytes``, `ParseError.Code.missing` without `url`,
+    ///   `ParseError.Code.unsupported` for an unknown field, `ParseError.Code.malformed`
     ///   for anything else that is not the JSON above, and the errors of ``OriginURL``.
     public init(parsing body: some Collection<UInt8>) throws(ParseError) {
         guard body.count <= Self.maximumBodyBytes else {

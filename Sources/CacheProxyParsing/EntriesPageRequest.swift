@@ -18,8 +18,8 @@ public struct EntriesPageRequest: Sendable, Hashable {
 
     /// Parses the query of `/entries` (the bytes after `?`).
     ///
-    /// - Throws: ``ParseError``: ``ParseError/Code/malformed`` for a value that is not a
-    ///   number in range, ``ParseError/Code/unsupported`` for another parameter.
+    /// - Throws: ``ParseError``: `ParseError.Code.malformed` for a value that is not a
+    ///   number in range, `ParseError.Code.unsupported` for another parameter.
     public init(query: some Collection<UInt8>) throws(ParseError) {
         self.init()
         for parameter in Array(query).split(separator: UInt8(ascii: "&")) {

@@ -41,9 +41,9 @@ public struct OriginHeaderFields: Sendable, Hashable, CustomStringConvertible {
     /// Checks `pairs` and keeps them in order.
     ///
     /// - Parameter context: how errors name where the fields came from (`"headers"`).
-    /// - Throws: ``ParseError``: ``ParseError/Code/tooMany`` or ``ParseError/Code/tooLong``
-    ///   past the limits, ``ParseError/Code/malformed`` for a name that is not a token, a value
-    ///   with CR, LF or NUL, or a name given twice, ``ParseError/Code/unsupported`` for a name in
+    /// - Throws: ``ParseError``: `ParseError.Code.tooMany` or `ParseError.Code.tooLong`
+    ///   past the limits, `ParseError.Code.malformed` for a name that is not a token, a value
+    ///   with CR, LF or NUL, or a name given twice, `ParseError.Code.unsupported` for a name in
     ///   ``refusedNames``. The error's ``ParseError/field`` is `context.Name`.
     public init(_ pairs: [(name: String, value: String)], context: String = "headers") throws(ParseError) {
         guard pairs.count <= Self.maximumCount else {

@@ -25,10 +25,10 @@ public struct OriginURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses and validates an absolute URL.
     ///
-    /// - Throws: ``ParseError`` with ``ParseError/Code/unsupported`` for schemes other than
-    ///   http and https and for user information, ``ParseError/Code/tooLong`` past
-    ///   `maximumLength`, ``ParseError/Code/missing`` without a host, and
-    ///   ``ParseError/Code/malformed`` for bytes outside printable ASCII, a bad host or port.
+    /// - Throws: ``ParseError`` with `ParseError.Code.unsupported` for schemes other than
+    ///   http and https and for user information, `ParseError.Code.tooLong` past
+    ///   `maximumLength`, `ParseError.Code.missing` without a host, and
+    ///   `ParseError.Code.malformed` for bytes outside printable ASCII, a bad host or port.
     public init(parsing input: some Collection<UInt8>, maximumLength: Int = OriginURL.defaultMaximumLength) throws(ParseError) {
         guard input.count <= maximumLength else { throw ParseError(.tooLong, "URL longer than \(maximumLength) bytes") }
         var bytes = Array(input)

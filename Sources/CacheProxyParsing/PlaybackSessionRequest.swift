@@ -77,9 +77,9 @@ public struct PlaybackSessionRequest: Sendable, Hashable {
 
     /// Parses and validates a request body.
     ///
-    /// - Throws: ``ParseError`` with the field it is about: ``ParseError/Code/tooLong`` for a
-    ///   body or list over the limits, ``ParseError/Code/missing`` without a URL,
-    ///   ``ParseError/Code/unsupported`` for an unknown field, ``ParseError/Code/malformed`` for
+    /// - Throws: ``ParseError`` with the field it is about: `ParseError.Code.tooLong` for a
+    ///   body or list over the limits, `ParseError.Code.missing` without a URL,
+    ///   `ParseError.Code.unsupported` for an unknown field, `ParseError.Code.malformed` for
     ///   anything else that is not the JSON above, and the errors of ``OriginURL``.
     public init(parsing body: some Collection<UInt8>, limits: Limits = Limits()) throws(ParseError) {
         guard body.count <= limits.maximumBodyBytes else {

@@ -68,9 +68,9 @@ public struct PrefetchRequest: Sendable, Hashable {
 
     /// Parses and validates a request body.
     ///
-    /// - Throws: ``ParseError``: ``ParseError/Code/tooLong`` for a body or list over the limits,
-    ///   ``ParseError/Code/malformed`` for anything that is not the JSON above,
-    ///   ``ParseError/Code/missing`` without URLs or a budget, and the errors of ``OriginURL``.
+    /// - Throws: ``ParseError``: `ParseError.Code.tooLong` for a body or list over the limits,
+    ///   `ParseError.Code.malformed` for anything that is not the JSON above,
+    ///   `ParseError.Code.missing` without URLs or a budget, and the errors of ``OriginURL``.
     public init(parsing body: some Collection<UInt8>, limits: Limits = Limits()) throws(ParseError) {
         guard body.count <= limits.maximumBodyBytes else {
             throw ParseError(.tooLong, "a prefetch request is limited to \(limits.maximumBodyBytes) bytes")

@@ -19,7 +19,7 @@
 /// - `/entries?url=<percent-encoded URL>` is one entry of the store (`DELETE` removes it);
 ///   `/entries/pin` and `/entries/unpin` pin and unpin one; `/evict` evicts down to a size.
 ///
-/// Anything else is ``ParseError/Code/notFound``. Each case is parsed by its entry in
+/// Anything else is `ParseError.Code.notFound`. Each case is parsed by its entry in
 /// `RouteTable`, which also declares what the route needs (``RouteTraits``); ``RequestRoute``
 /// carries both.
 public enum ProxyRoute: Sendable, Hashable {
@@ -52,10 +52,10 @@ public enum ProxyRoute: Sendable, Hashable {
     /// The `url` query parameter is percent-decoded (`+` stays a plus sign: it is not form
     /// encoding) and validated as an ``OriginURL``.
     ///
-    /// - Throws: ``ParseError``: ``ParseError/Code/tooLong`` past `limits`,
-    ///   ``ParseError/Code/notFound`` for another path, ``ParseError/Code/missing`` without a
-    ///   `url` parameter, ``ParseError/Code/tooMany`` for too many parameters,
-    ///   ``ParseError/Code/unsupported`` for a parameter the proxy does not know, and the
+    /// - Throws: ``ParseError``: `ParseError.Code.tooLong` past `limits`,
+    ///   `ParseError.Code.notFound` for another path, `ParseError.Code.missing` without a
+    ///   `url` parameter, `ParseError.Code.tooMany` for too many parameters,
+    ///   `ParseError.Code.unsupported` for a parameter the proxy does not know, and the
     ///   errors of ``OriginURL`` for the URL itself.
     public init(parsing target: some Collection<UInt8>, limits: RequestTargetLimits = RequestTargetLimits()) throws(ParseError) {
         self = try RequestRoute(target: target, limits: limits).parsed.get()

@@ -25,10 +25,10 @@ public enum RangeRequest: Sendable, Hashable {
     /// Parses a header value such as `bytes=0-99`, `bytes=500-`, `bytes=-500` or
     /// `bytes=0-0, -1`.
     ///
-    /// - Throws: ``ParseError`` with ``ParseError/Code/tooLong`` past `limits`,
-    ///   ``ParseError/Code/unsupported`` for a unit other than `bytes`,
-    ///   ``ParseError/Code/tooMany`` for more ranges than allowed, ``ParseError/Code/overflow``
-    ///   for numbers past 2^64-1, and ``ParseError/Code/malformed`` for anything else,
+    /// - Throws: ``ParseError`` with `ParseError.Code.tooLong` past `limits`,
+    ///   `ParseError.Code.unsupported` for a unit other than `bytes`,
+    ///   `ParseError.Code.tooMany` for more ranges than allowed, `ParseError.Code.overflow`
+    ///   for numbers past 2^64-1, and `ParseError.Code.malformed` for anything else,
     ///   including a last position before the first.
     public init(parsing value: some Collection<UInt8>, limits: RangeRequestLimits = RangeRequestLimits()) throws(ParseError) {
         guard value.count <= limits.maximumLength else {

@@ -19,8 +19,8 @@ public struct RequestAuthority: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `host`, `host:port` or `[IPv6]:port`.
     ///
-    /// - Throws: ``ParseError``: ``ParseError/Code/tooLong`` past ``maximumLength``,
-    ///   ``ParseError/Code/missing`` when empty, ``ParseError/Code/malformed`` for a byte a host
+    /// - Throws: ``ParseError``: `ParseError.Code.tooLong` past ``maximumLength``,
+    ///   `ParseError.Code.missing` when empty, `ParseError.Code.malformed` for a byte a host
     ///   cannot hold, user information, or a bad port.
     public init(parsing bytes: some Collection<UInt8>) throws(ParseError) {
         guard bytes.count <= Self.maximumLength else {

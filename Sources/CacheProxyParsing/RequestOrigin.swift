@@ -12,8 +12,8 @@ public enum RequestOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `scheme://host[:port]` or `null`.
     ///
-    /// - Throws: ``ParseError``: ``ParseError/Code/tooLong`` past ``maximumLength``,
-    ///   ``ParseError/Code/malformed`` for anything but a serialized origin (a path, a bad
+    /// - Throws: ``ParseError``: `ParseError.Code.tooLong` past ``maximumLength``,
+    ///   `ParseError.Code.malformed` for anything but a serialized origin (a path, a bad
     ///   scheme, host or port).
     public init(parsing bytes: some Collection<UInt8>) throws(ParseError) {
         guard bytes.count <= Self.maximumLength else {

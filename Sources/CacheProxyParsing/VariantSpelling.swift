@@ -15,7 +15,7 @@ public enum VariantSpelling {
 
     /// Parses a spelling given as text, as the command line takes it (`720p`, `800000`).
     ///
-    /// - Throws: ``ParseError/Code/malformed`` for anything else, with the hint for a small number.
+    /// - Throws: `ParseError.Code.malformed` for anything else, with the hint for a small number.
     public static func quality(parsing text: String, name: String = "variant") throws(ParseError) -> HLSQuality {
         if let quality = HLSQuality(jsonString: text) { return quality }
         if !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),

@@ -18,9 +18,9 @@ struct ProxyControlConnection: Sendable {
 
     /// Sends `body` (JSON) to `path` and decodes the answer as `Answer`.
     ///
-    /// - Throws: ``CacheProxyError``: ``CacheProxyError/Code/originFailed`` when the proxy does
-    ///   not answer or answers something else, ``CacheProxyError/Code/notFound`` for a 404, and
-    ///   ``CacheProxyError/Code/invalidRequest`` for any other refusal, with the proxy's reason.
+    /// - Throws: ``CacheProxyError``: `CacheProxyError.Code.originFailed` when the proxy does
+    ///   not answer or answers something else, `CacheProxyError.Code.notFound` for a 404, and
+    ///   `CacheProxyError.Code.invalidRequest` for any other refusal, with the proxy's reason.
     func send<Answer: Decodable>(
         _ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, refused: String, answer: String
     ) async throws(CacheProxyError) -> Answer {

@@ -18,7 +18,7 @@ public struct ProxyStoreClient: Sendable {
 
     /// Pins (or unpins) the entry `url` names (`POST /entries/pin`, `POST /entries/unpin`).
     ///
-    /// - Throws: ``CacheProxyError/Code/notFound`` when the store has no such entry; the errors
+    /// - Throws: `CacheProxyError.Code.notFound` when the store has no such entry; the errors
     ///   of a proxy that refuses or does not answer.
     public func setPinned(_ pinned: Bool, url: String) async throws(CacheProxyError) {
         let _: Answer = try await connection.send(.POST, pinned ? "/entries/pin" : "/entries/unpin",
@@ -27,7 +27,7 @@ public struct ProxyStoreClient: Sendable {
 
     /// Removes the entry `url` names (`DELETE /entries?url=`).
     ///
-    /// - Throws: ``CacheProxyError/Code/notFound`` when the store has no such entry.
+    /// - Throws: `CacheProxyError.Code.notFound` when the store has no such entry.
     public func remove(url: String) async throws(CacheProxyError) -> StoreRemoval {
         try await connection.send(.DELETE, "/entries?url=" + Self.percentEncoded(url), refused: "to remove the entry", answer: "a removal")
     }

@@ -15,7 +15,7 @@ extension CacheStore {
     /// first, then the least recently used — never pinned entries, entries being filled, or
     /// `protecting`. Lock held.
     ///
-    /// - Throws: ``CacheStoreError/Code/storeFull`` when even then `incoming` would not fit
+    /// - Throws: `CacheStoreError.Code.storeFull` when even then `incoming` would not fit
     ///   under the maximum.
     func makeRoom(for incoming: UInt64, protecting: String?, in state: inout StoreState) throws(CacheStoreError) {
         guard state.totalBytes + incoming > highWatermarkBytes else { return }

@@ -31,7 +31,7 @@ extension CacheStore {
     /// it. The address is removed when the store closes, and a stale one (left by a process
     /// that died) is removed when the store is next opened for writing.
     ///
-    /// - Throws: ``CacheStoreError/Code/readOnly``; ``CacheStoreError/Code/invalidArgument`` for
+    /// - Throws: `CacheStoreError.Code.readOnly`; `CacheStoreError.Code.invalidArgument` for
     ///   an address longer than 1024 bytes or of more than one line.
     package func setControlAddress(_ address: String?) throws(CacheStoreError) {
         try checkWritable()

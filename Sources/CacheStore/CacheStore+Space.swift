@@ -22,7 +22,7 @@ extension CacheStore {
     /// order, never pinned or busy entries, nor `protecting`) while the volume would have less.
     /// Nothing is evicted for a write that would not fit even then. Lock held.
     ///
-    /// - Throws: ``CacheStoreError/Code/diskFull`` when evicting cannot make enough room.
+    /// - Throws: `CacheStoreError.Code.diskFull` when evicting cannot make enough room.
     func keepFreeSpace(for incoming: UInt64, protecting: String?, in state: inout StoreState) throws(CacheStoreError) {
         guard !state.space.hasRoom(for: incoming) else { return }
         let evictable = evictable(in: state, protecting: protecting).reduce(UInt64(0)) { $0 + $1.diskBytes }

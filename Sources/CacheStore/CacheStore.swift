@@ -61,7 +61,7 @@ public final class CacheStore: Sendable {
     /// corrupt are deleted, and files that are not cache files are left alone; all of it is
     /// listed in ``openReport``.
     ///
-    /// - Throws: ``CacheStoreError/Code/locked`` when another process has the store open for
+    /// - Throws: `CacheStoreError.Code.locked` when another process has the store open for
     ///   writing (read-only opens are always possible).
     public static func open(
         at directory: String, configuration: CacheStoreConfiguration = CacheStoreConfiguration(),
@@ -111,7 +111,7 @@ public final class CacheStore: Sendable {
     /// the entry files, so that the store can be opened for writing again, in this process too
     /// (a file stays open, and locked, only while something else still holds it: a fill that is
     /// still running fails at its next write). Later claims and writes fail with
-    /// ``CacheStoreError/Code/closed``; reads still work, from files opened read-only. Closing a
+    /// `CacheStoreError.Code.closed`; reads still work, from files opened read-only. Closing a
     /// closed store does nothing: the directory may have another writer by then.
     public func close() throws(CacheStoreError) {
         let (files, wasClosed) = state.withLock { state -> ([SparseFile], Bool) in

@@ -21,7 +21,7 @@ public struct CacheStoreConfiguration: Sendable {
     /// The free space the store keeps on its volume, whatever ``maximumSize`` says: when a fill
     /// would leave less, the store evicts (expired entries first, then least recently used;
     /// never pinned entries or entries being filled) and fails the write with
-    /// ``CacheStoreError/Code/diskFull`` when that is not enough. `nil` keeps the smaller of
+    /// `CacheStoreError.Code.diskFull` when that is not enough. `nil` keeps the smaller of
     /// 1 GiB and 5 % of the volume; 0 keeps nothing (a write can still fill the disk, and then
     /// evicts and retries once).
     public var minimumFreeSpace: UInt64?

@@ -7,7 +7,7 @@ public struct CacheStoreError: CodedError {
 
     public var code: Code
     public var message: String
-    /// For ``Code/notCached``: the sub-ranges that are missing.
+    /// For `Code.notCached`: the sub-ranges that are missing.
     public var missing: [ByteRange]
     /// The underlying file error, when there is one.
     public var fileError: SparseFileError?
@@ -55,11 +55,11 @@ extension ErrorCode where Domain == CacheStoreError {
 
     /// The store's volume has no room: a write failed with `ENOSPC` or `EDQUOT` again after
     /// evicting to make room, or the free space would fall below
-    /// ``CacheStoreConfiguration/minimumFreeSpace`` with nothing left to evict. What was
+    /// `CacheStoreConfiguration.minimumFreeSpace` with nothing left to evict. What was
     /// stored before stays valid; writes succeed again once space is free.
     public static var diskFull: Self { Self(rawValue: "diskFull") }
 
-    /// Some requested bytes are neither cached nor being fetched; see ``CacheStoreError/missing``.
+    /// Some requested bytes are neither cached nor being fetched; see `CacheStoreError.missing`.
     public static var notCached: Self { Self(rawValue: "notCached") }
 
     /// The fill a reader was following failed or was cancelled; retrying may succeed.

@@ -52,8 +52,8 @@ public struct EntryReader: Sendable {
     /// Waits until byte `offset` is cached and returns how many bytes from it on are cached
     /// contiguously (at least 1).
     ///
-    /// - Throws: ``CacheStoreError/Code/notCached`` (with ``CacheStoreError/missing``) when the
-    ///   byte is neither cached nor being fetched; ``CacheStoreError/Code/fillFailed`` when the
+    /// - Throws: `CacheStoreError.Code.notCached` (with ``CacheStoreError/missing``) when the
+    ///   byte is neither cached nor being fetched; `CacheStoreError.Code.fillFailed` when the
     ///   fill that was fetching it failed (claiming again retries); `CancellationError` when the
     ///   waiting task is cancelled.
     public func waitForBytes(at offset: UInt64) async throws -> UInt64 {

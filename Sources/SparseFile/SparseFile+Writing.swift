@@ -7,8 +7,8 @@ extension SparseFile {
     /// ``commit()``, or automatically every ``SparseFileOptions/autoCommitInterval`` bytes.
     ///
     /// - Returns: how many bytes were newly stored.
-    /// - Throws: ``SparseFileError/Code/readOnly``, ``SparseFileError/Code/conflict`` for bytes past
-    ///   the known content length, ``SparseFileError/Code/diskFull`` (nothing of this call is then
+    /// - Throws: `SparseFileError.Code.readOnly`, `SparseFileError.Code.conflict` for bytes past
+    ///   the known content length, `SparseFileError.Code.diskFull` (nothing of this call is then
     ///   recorded, and everything stored before is kept).
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(SparseFileError) -> UInt64 {

@@ -116,7 +116,7 @@ public final class SparseFile: Sendable {
     // MARK: Opening
 
     /// Creates a new, empty cache file at `path` and opens it for writing. Fails with
-    /// ``SparseFileError/Code/conflict`` when a file already exists there.
+    /// `SparseFileError.Code.conflict` when a file already exists there.
     ///
     /// The file appears atomically: it is written under a temporary name, synchronized and
     /// linked into place, so a crash never leaves a half-made file at `path`.
@@ -169,11 +169,11 @@ public final class SparseFile: Sendable {
     ///
     /// - Parameters:
     ///   - expectedKey: when given, a file holding another key fails with
-    ///     ``SparseFileError/Code/keyMismatch`` (a hash collision in a store is a miss, never
+    ///     `SparseFileError.Code.keyMismatch` (a hash collision in a store is a miss, never
     ///     someone else's bytes).
-    /// - Throws: ``SparseFileError/Code/notACacheFile``, ``SparseFileError/Code/unsupportedVersion``,
-    ///   ``SparseFileError/Code/corruptHeader`` when neither header slot is valid, and
-    ///   ``SparseFileError/Code/lockedByAnotherWriter`` for a second writer.
+    /// - Throws: `SparseFileError.Code.notACacheFile`, `SparseFileError.Code.unsupportedVersion`,
+    ///   `SparseFileError.Code.corruptHeader` when neither header slot is valid, and
+    ///   `SparseFileError.Code.lockedByAnotherWriter` for a second writer.
     public static func open(
         at path: String, mode: Mode = .readOnly, expectedKey: String? = nil,
         options: SparseFileOptions = SparseFileOptions()
@@ -300,7 +300,7 @@ public final class SparseFile: Sendable {
     }
 
     /// Commits pending changes (when writable) and closes the file. Readers that are in the
-    /// middle of a read finish it; later calls fail with ``SparseFileError/Code/closed``.
+    /// middle of a read finish it; later calls fail with `SparseFileError.Code.closed`.
     public func close() throws(SparseFileError) {
         defer { state.withLock { $0.descriptor = nil } }
         if isWritable && hasUncommittedChanges { try commit() }

@@ -53,9 +53,9 @@ public final class FillHandle: Sendable {
     /// Stores the next bytes of the fill. Bytes past the claimed range are ignored.
     ///
     /// - Returns: how many bytes were stored.
-    /// - Throws: ``CacheStoreError/Code/storeFull`` when no room can be made under the size limit,
-    ///   ``CacheStoreError/Code/diskFull`` when the volume has no room even after evicting and
-    ///   retrying once, ``CacheStoreError/Code/entryReplaced`` when the entry was replaced or
+    /// - Throws: `CacheStoreError.Code.storeFull` when no room can be made under the size limit,
+    ///   `CacheStoreError.Code.diskFull` when the volume has no room even after evicting and
+    ///   retrying once, `CacheStoreError.Code.entryReplaced` when the entry was replaced or
     ///   removed meanwhile.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CacheStoreError) -> Int {
@@ -91,7 +91,7 @@ public final class FillHandle: Sendable {
         try store.endFill(key: key, identifier: identifier, file: file, outcome: .finished(resourceEnded: resourceEnded))
     }
 
-    /// Ends the fill with an error: followers wake with ``CacheStoreError/Code/fillFailed``
+    /// Ends the fill with an error: followers wake with `CacheStoreError.Code.fillFailed`
     /// (they may retry), and the bytes written so far are kept.
     public func fail(_ error: any Error) {
         guard markEnded() else { return }

@@ -6,7 +6,7 @@ public struct StoreSpace: Sendable, Hashable {
     /// The free space the store keeps (``CacheStoreConfiguration/minimumFreeSpace``).
     public var minimumFreeBytes: UInt64
     /// Whether the last fill that needed room on the volume found none, even after evicting
-    /// what it could: it failed with ``CacheStoreError/Code/diskFull``. Clears when a later
+    /// what it could: it failed with `CacheStoreError.Code.diskFull`. Clears when a later
     /// write succeeds.
     public var diskFull: Bool
 }

@@ -61,7 +61,7 @@ public struct DASHAddressingError: DASHPositionedError {
 }
 
 extension ErrorCode where Domain == DASHAddressingError {
-    /// More segments than ``DASHParserLimits/maximumSegmentsPerRepresentation`` (a huge `@r`,
+    /// More segments than `DASHParserLimits.maximumSegmentsPerRepresentation` (a huge `@r`,
     /// a tiny `@duration`): narrow the time range.
     public static var limitExceeded: Self { Self(rawValue: "limit-exceeded") }
 
@@ -79,7 +79,7 @@ extension ErrorCode where Domain == DASHAddressingError {
     /// Times or numbers run past 2^64-1.
     public static var overflow: Self { Self(rawValue: "overflow") }
 
-    /// `SegmentBase`: the segments are in the `sidx` box; pass it as a ``DASHSegmentIndex``.
+    /// `SegmentBase`: the segments are in the `sidx` box; pass it as a `DASHSegmentIndex`.
     public static var needsIndex: Self { Self(rawValue: "needs-index") }
 
     /// The `sidx` box references other `sidx` boxes (a hierarchical index), which is not read.

@@ -140,7 +140,7 @@ public struct DASHManifest: Sendable {
         periods.flatMap { $0.adaptationSets.flatMap(\.representations) }
     }
     /// Elements with an `xlink:href` (remote elements). The parser never fetches them; the
-    /// rewriter refuses them (``DASHRewriteError/Code/remoteElement``).
+    /// rewriter refuses them (`DASHRewriteError.Code.remoteElement`).
     public var remoteElements: [DASHElement] {
         (0..<Int32(document.elements.count)).compactMap { index in
             RemoteReference.href(of: index, in: document) == nil ? nil : DASHElement(document: document, index: index)

@@ -13,7 +13,7 @@ public struct DASHParseError: DASHPositionedError {
     public var message: String
     /// Where: 1-based line and column (0 and 0 when the error is about the input as a whole).
     public var position: DASHPosition
-    /// For ``Code/ruleViolation``, the rule that was broken.
+    /// For `Code.ruleViolation`, the rule that was broken.
     public var diagnostic: DASHDiagnostic?
 
     /// An error at `position`.
@@ -51,9 +51,9 @@ extension ErrorCode where Domain == DASHParseError {
     /// The bytes are not UTF-8 (or declare another encoding), or hold a character XML forbids.
     public static var encoding: Self { Self(rawValue: "encoding") }
 
-    /// The input exceeded one of the ``DASHParserLimits``.
+    /// The input exceeded one of the `DASHParserLimits`.
     public static var limitExceeded: Self { Self(rawValue: "limit-exceeded") }
 
-    /// Strict mode only: the MPD broke a rule (see ``DASHParseError/diagnostic``).
+    /// Strict mode only: the MPD broke a rule (see `DASHParseError.diagnostic`).
     public static var ruleViolation: Self { Self(rawValue: "rule-violation") }
 }

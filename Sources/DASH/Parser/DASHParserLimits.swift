@@ -1,6 +1,6 @@
 /// Bounds the parser enforces on untrusted input, so that no MPD can make it use memory or time
-/// out of proportion to its size. Exceeding one throws ``DASHParseError/Code/limitExceeded`` (or,
-/// for ``maximumSegmentsPerRepresentation``, ``DASHAddressingError/Code/limitExceeded``), with
+/// out of proportion to its size. Exceeding one throws `DASHParseError.Code.limitExceeded` (or,
+/// for ``maximumSegmentsPerRepresentation``, `DASHAddressingError.Code.limitExceeded`), with
 /// the position where it was exceeded.
 ///
 /// The defaults admit every real MPD we know of (a 24-hour SegmentTimeline of 2-second segments

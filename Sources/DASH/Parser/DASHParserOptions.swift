@@ -5,7 +5,7 @@ public struct DASHParserOptions: Sendable, Hashable {
     public enum Mode: Sendable, Hashable {
         /// Accept what players accept: report rule violations as warnings.
         case lenient
-        /// Throw ``DASHParseError/Code/ruleViolation`` at the first rule violation.
+        /// Throw `DASHParseError.Code.ruleViolation` at the first rule violation.
         case strict
     }
 

@@ -1,6 +1,6 @@
 public import CodedErrors
 
-/// What the module's errors share beyond ``CodedError``: where in the MPD the problem is, as a
+/// What the module's errors share beyond `CodedError`: where in the MPD the problem is, as a
 /// position rather than text.
 public protocol DASHPositionedError: CodedError {
     /// Where the offending element or attribute starts, or ``DASHPosition/whole``.

@@ -25,8 +25,8 @@ extension HLSPlaylist {
     /// least one segment is cached, and serve `count` 0 only when it must answer anyway.
     ///
     /// - Parameter count: how many segments to list, 0 or more.
-    /// - Throws: ``HLSComposeError`` with ``HLSComposeError/Code/multivariant`` for a
-    ///   multivariant playlist and ``HLSComposeError/Code/live`` for a live one (no EXT-X-ENDLIST
+    /// - Throws: ``HLSComposeError`` with `HLSComposeError.Code.multivariant` for a
+    ///   multivariant playlist and `HLSComposeError.Code.live` for a live one (no EXT-X-ENDLIST
     ///   and not VOD), whose end is not known.
     public func eventPlaylist(listingFirst count: Int) throws(HLSComposeError) -> [UInt8] {
         precondition(count >= 0, "a playlist cannot list a negative number of segments")

@@ -67,11 +67,11 @@ public struct HLSVirtualPlaylist: Sendable {
     ///   - parts: the playlists, in playing order.
     ///   - limits: the limits the joined playlist is read back with; a join that would exceed
     ///     them fails rather than give bytes that cannot be parsed again.
-    /// - Throws: ``HLSComposeError`` naming the part at fault: ``HLSComposeError/Code/noParts``,
-    ///   ``HLSComposeError/Code/multivariant``, ``HLSComposeError/Code/iFramesOnly``,
-    ///   ``HLSComposeError/Code/live``, ``HLSComposeError/Code/deltaUpdate``,
-    ///   ``HLSComposeError/Code/empty``, ``HLSComposeError/Code/missingMap`` or
-    ///   ``HLSComposeError/Code/limitExceeded``.
+    /// - Throws: ``HLSComposeError`` naming the part at fault: `HLSComposeError.Code.noParts`,
+    ///   `HLSComposeError.Code.multivariant`, `HLSComposeError.Code.iFramesOnly`,
+    ///   `HLSComposeError.Code.live`, `HLSComposeError.Code.deltaUpdate`,
+    ///   `HLSComposeError.Code.empty`, `HLSComposeError.Code.missingMap` or
+    ///   `HLSComposeError.Code.limitExceeded`.
     public init(joining parts: [Part], limits: HLSParserLimits = HLSParserLimits()) throws(HLSComposeError) {
         guard !parts.isEmpty else {
             throw HLSComposeError(code: .noParts, message: "no playlist to join")

@@ -13,7 +13,7 @@ public struct HLSParseError: CodedError {
     public var message: String
     /// 1-based line number, or 0 when the error is about the input as a whole.
     public var line: Int
-    /// For ``Code/ruleViolation``, the rule that was broken.
+    /// For `Code.ruleViolation`, the rule that was broken.
     public var diagnostic: HLSDiagnostic?
 
     /// An error at `line` (1-based; 0 for the input as a whole).
@@ -32,9 +32,9 @@ extension ErrorCode where Domain == HLSParseError {
     /// The bytes are not a playlist: empty, or no `#EXTM3U` before the first URI line.
     public static var notAPlaylist: Self { Self(rawValue: "not-a-playlist") }
 
-    /// The input exceeded one of the ``HLSParserLimits``.
+    /// The input exceeded one of the `HLSParserLimits`.
     public static var limitExceeded: Self { Self(rawValue: "limit-exceeded") }
 
-    /// Strict mode only: the playlist broke a rule (see ``HLSParseError/diagnostic``).
+    /// Strict mode only: the playlist broke a rule (see `HLSParseError.diagnostic`).
     public static var ruleViolation: Self { Self(rawValue: "rule-violation") }
 }

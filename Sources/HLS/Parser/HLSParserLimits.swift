@@ -1,5 +1,5 @@
 /// Bounds the parser enforces on untrusted input, so that no playlist can make it use memory or
-/// time out of proportion to its size. Exceeding one throws ``HLSParseError/Code/limitExceeded``.
+/// time out of proportion to its size. Exceeding one throws `HLSParseError.Code.limitExceeded`.
 ///
 /// The defaults admit every real playlist we know of (a 24-hour live window at 2-second segments
 /// is about 43,000 segments and 4 MB) with a wide margin, and keep worst-case memory a small

@@ -4,7 +4,7 @@ public struct HLSParserOptions: Sendable {
     public enum Mode: Sendable, Hashable {
         /// Accept what players accept: recover from rule violations and report them as warnings.
         case lenient
-        /// Throw ``HLSParseError/Code/ruleViolation`` at the first rule violation.
+        /// Throw `HLSParseError.Code.ruleViolation` at the first rule violation.
         case strict
     }
 

@@ -55,7 +55,7 @@ package final class OriginGuard: Sendable {
     ///   behind on a redirect to another host: ``OriginHeaderRules``); they replace fields of
     ///   `fields` with the same name.
     /// - Returns: the last hop's answer and its URL.
-    /// - Throws: ``UpstreamError/Code/refused`` for a forbidden hop; the client's errors.
+    /// - Throws: `UpstreamError.Code.refused` for a forbidden hop; the client's errors.
     func execute(
         _ fields: HTTPHeaders, to origin: OriginURL, client: any OriginClient, deadline: NIODeadline,
         headers: (OriginURL) -> OriginHeaderFields = { _ in OriginHeaderFields() }
@@ -88,7 +88,7 @@ package final class OriginGuard: Sendable {
 
     /// The check before connecting: the allow-list, then every address the host resolves to.
     ///
-    /// - Throws: `UpstreamError` (``UpstreamError/Code/refused``, or `unreachable` when the
+    /// - Throws: `UpstreamError` (`UpstreamError.Code.refused`, or `unreachable` when the
     ///   name does not resolve).
     package func check(_ url: OriginURL) async throws {
         if let allowList, !allowList.allows(url.host) {

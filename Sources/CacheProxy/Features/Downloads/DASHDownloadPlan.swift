@@ -48,8 +48,8 @@ enum DASHDownloadPlan {
 
     /// The resources of `representation` (``Resources``).
     ///
-    /// - Throws: ``DownloadError/Code/tooManySegments`` past `maximumSegments`,
-    ///   ``DownloadError/Code/unplayable`` when the segments cannot be listed; both name the
+    /// - Throws: `DownloadError.Code.tooManySegments` past `maximumSegments`,
+    ///   `DownloadError.Code.unplayable` when the segments cannot be listed; both name the
     ///   element and its position.
     static func items(of representation: DASHRepresentation, manifestURL: DASHAbsoluteURL, index: DASHSegmentIndex?,
                       maximumSegments: Int, origin: OriginURL) throws(DownloadError) -> Resources {

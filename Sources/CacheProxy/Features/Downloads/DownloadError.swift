@@ -35,7 +35,7 @@ extension ErrorCode where Domain == DownloadError {
     /// The presentation is live (an HLS live playlist, a dynamic MPD): it never ends.
     public static var live: Self { Self(rawValue: "live") }
 
-    /// The presentation lists more segments than ``OfflineDownloader/Options/maximumSegments``.
+    /// The presentation lists more segments than `OfflineDownloader.Options.maximumSegments`.
     public static var tooManySegments: Self { Self(rawValue: "too-many-segments") }
 
     /// The manifest cannot be played through the proxy: an MPD whose segments cannot be

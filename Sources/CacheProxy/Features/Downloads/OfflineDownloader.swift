@@ -31,7 +31,7 @@ public final class OfflineDownloader: Sendable {
         /// The most segments a download fetches (all Representations together). An MPD lists
         /// its segments by formula (a `SegmentTimeline` `@r`, a template `@duration`), so a
         /// hostile or broken one can name billions; past this the download is refused with
-        /// ``DownloadError/Code/tooManySegments`` before anything but the MPD is fetched.
+        /// `DownloadError.Code.tooManySegments` before anything but the MPD is fetched.
         /// Default 100,000: 55 hours of 2-second segments.
         public var maximumSegments = 100_000
         /// Header fields every origin request of the download carries (credentials), over
@@ -46,7 +46,7 @@ public final class OfflineDownloader: Sendable {
     private let originClient: OriginClientKind
     private let logger: Logger
 
-    /// - Throws: ``CacheProxyError/Code/invalidConfiguration`` when the configuration names no
+    /// - Throws: `CacheProxyError.Code.invalidConfiguration` when the configuration names no
     ///   ``CacheProxyConfiguration/originClient``.
     public init(store: CacheStore, configuration: CacheProxyConfiguration,
                 logger: Logger = Logger(label: "sparsecache.fetch")) throws(CacheProxyError) {

@@ -9,7 +9,7 @@ public import CacheStore
 extension CacheProxy {
     /// Pins the entry `url` names: eviction never removes it. Returns the entry.
     ///
-    /// - Throws: ``CacheStore/CacheStoreError/Code/noEntry`` when the store has no such entry;
+    /// - Throws: `CacheStore.CacheStoreError.Code.noEntry` when the store has no such entry;
     ///   the store's errors when its disk fails.
     @discardableResult
     public func pin(_ url: String) throws(CacheStoreError) -> EntryInfo {
@@ -18,7 +18,7 @@ extension CacheProxy {
 
     /// Unpins the entry `url` names. Returns the entry.
     ///
-    /// - Throws: ``CacheStore/CacheStoreError/Code/noEntry`` when the store has no such entry.
+    /// - Throws: `CacheStore.CacheStoreError.Code.noEntry` when the store has no such entry.
     @discardableResult
     public func unpin(_ url: String) throws(CacheStoreError) -> EntryInfo {
         try storeControl.setPinned(false, url: url)
@@ -26,7 +26,7 @@ extension CacheProxy {
 
     /// Removes the entry `url` names (a player reading it finishes from the open file).
     ///
-    /// - Throws: ``CacheStore/CacheStoreError/Code/noEntry`` when the store has no such entry.
+    /// - Throws: `CacheStore.CacheStoreError.Code.noEntry` when the store has no such entry.
     @discardableResult
     public func removeEntry(_ url: String) throws(CacheStoreError) -> StoreRemoval {
         try storeControl.remove(url: url)

@@ -18,7 +18,7 @@ struct StoreControl: Sendable {
 
     /// Pins or unpins the entry `url` names; returns it as it is now.
     ///
-    /// - Throws: ``CacheStore/CacheStoreError/Code/noEntry`` when there is none.
+    /// - Throws: `CacheStore.CacheStoreError.Code.noEntry` when there is none.
     func setPinned(_ pinned: Bool, url: String) throws(CacheStoreError) -> EntryInfo {
         let key = key(for: url)
         try store.setPinned(pinned, for: key)
@@ -28,7 +28,7 @@ struct StoreControl: Sendable {
 
     /// Removes the entry `url` names.
     ///
-    /// - Throws: ``CacheStore/CacheStoreError/Code/noEntry`` when there is none.
+    /// - Throws: `CacheStore.CacheStoreError.Code.noEntry` when there is none.
     func remove(url: String) throws(CacheStoreError) -> StoreRemoval {
         let key = key(for: url)
         guard store.entry(for: key) != nil else { throw noEntry(key) }
