@@ -324,7 +324,7 @@ public final class CacheProxy: Sendable {
     public func openSession(_ request: PlaybackSessionRequest) async throws(CacheProxyError) -> PlaybackSession {
         guard let context = running?.context else { throw CacheProxyError(.notRunning, "the proxy is not running") }
         do {
-            let engine = try await context.openSession(request, base: context.addresses.baseURL(for: nil))
+            let engine = try await context.sessions.open(request, base: context.addresses.baseURL(for: nil), environment: context.fetching)
             return PlaybackSession(engine: engine, registry: context.sessions)
         } catch {
             throw CacheProxyError(error)
@@ -349,7 +349,7 @@ public final class CacheProxy: Sendable {
     }
 
     /// The state `GET /status` reports; nil while the proxy is not running.
-    public var status: ProxyStatus? { running?.context.status }
+    public var status: ProxyStatus? { running?.context.statusReporter.status }
 
     /// The store's management, through the running proxy when it runs (CacheProxy+StoreControl).
     var storeControl: StoreControl { StoreControl(store: store, hits: running?.context.hits) }

@@ -25,7 +25,7 @@ final class ProxyContext: Sendable {
     /// ``CacheProxyConfiguration/metricsFormat``.
     let metrics: ProxyMetrics?
     let connections = OpenConnections()
-    let startedAt = ContinuousClock.now
+    let statusReporter: StatusReporter
 
     /// The event loops of the proxy's connections and origin clients; the context's own, so
     /// that ``shutdown()`` stops them with everything that runs on them.
@@ -55,6 +55,7 @@ final class ProxyContext: Sendable {
         let accessLog = configuration.writesAccessLog && logger.logLevel <= .info ? AccessLog(logger: logger) : nil
         let coldReader = ColdReader(threads: configuration.coldReadThreads, counters: counters, metrics: metrics)
         hits = HitEnvironment(fetching: fetching, accessLog: accessLog, coldReader: coldReader, heldFiles: heldFiles, mappedFiles: mappedFiles)
+        statusReporter = StatusReporter(fetching: fetching, addresses: addresses, prefetch: prefetch, sessions: sessions, startedAt: .now)
     }
 }
 

@@ -85,7 +85,7 @@ struct RequestRouter: Sendable {
         case .prefetch:
             try await PrefetchResponder(environment: context.fetching, scheduler: context.prefetch).respond(to: request, body: body, writer: writer)
         case .status:
-            try await StatusResponder(context: context).respond(writer: writer)
+            try await StatusResponder(reporter: context.statusReporter).respond(writer: writer)
         case .metrics:
             try await MetricsResponder(environment: context.fetching).respond(writer: writer)
         case .proxy(let origin, let directives):
@@ -97,14 +97,14 @@ struct RequestRouter: Sendable {
         case .download(let id):
             try await DownloadResponder(environment: context.fetching, downloads: context.downloads).respondToDownload(id, request: request, writer: writer)
         case .sessions:
-            try await SessionResponder(context: context).respondToCollection(request, body: body, writer: writer)
+            try await sessionResponder.respondToCollection(request, body: body, writer: writer)
         case .session(let id):
-            try await SessionResponder(context: context).respondToSession(id, request: request, writer: writer)
+            try await sessionResponder.respondToSession(id, request: request, writer: writer)
         case .sessionPlaylist(let id, let directives):
-            try await SessionResponder(context: context)
+            try await sessionResponder
                 .respondToResource(id, origin: nil, directives: directives, request: request, writer: writer)
         case .sessionProxy(let id, let origin, let directives):
-            try await SessionResponder(context: context)
+            try await sessionResponder
                 .respondToResource(id, origin: origin, directives: directives, request: request, writer: writer)
         case .dashboard:
             try await DashboardResponder().respond(writer: writer)
@@ -117,6 +117,10 @@ struct RequestRouter: Sendable {
         case .evict:
             try await StoreControlResponder(hits: context.hits).respondToEvict(request, body: body, writer: writer)
         }
+    }
+
+    private var sessionResponder: SessionResponder {
+        SessionResponder(hits: context.hits, addresses: context.addresses, sessions: context.sessions)
     }
 
     /// Serves an origin URL through the cache (from `/proxy?url=` or DASH's path form): as an

@@ -6,31 +6,33 @@ import NIOHTTP1
 /// `DELETE /sessions/ID` report and close one, and `GET /sessions/ID/...` serves its playlists
 /// and media.
 struct SessionResponder {
-    let context: ProxyContext
+    /// What a session's media is answered from; its fetching is what opens sessions.
+    let hits: HitEnvironment
+    let addresses: ProxyAddresses
+    let sessions: SessionRegistry
 
     func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
-            let limits = context.configuration.limits.sessions
+            let limits = hits.configuration.limits.sessions
             let parsed = try ControlRequest.parse(body, limit: limits.maximumBodyBytes, what: "a session request") {
                 bytes throws(ParseError) in try PlaybackSessionRequest(parsing: bytes, limits: limits)
             }
             let engine: SessionEngine
             do {
-                engine = try await context.openSession(parsed, base: context.addresses.baseURL(for: request))
+                engine = try await sessions.open(parsed, base: addresses.baseURL(for: request), environment: hits.fetching)
             } catch {
                 throw ProxyFailure(error)
             }
             try await StatusResponder.sendJSON(engine.status, status: .created, writer: writer)
         case .GET, .HEAD:
-            try await StatusResponder.sendJSON(context.sessionStatuses, status: .ok, writer: writer)
+            try await StatusResponder.sendJSON(sessions.statuses, status: .ok, writer: writer)
         default:
             throw ProxyFailure(status: 405, "/sessions takes POST and GET", headers: ["Allow": "POST, GET, HEAD"])
         }
     }
 
     func respondToSession(_ id: String, request: HTTPRequestHead, writer: ResponseWriter) async throws {
-        let sessions = context.sessions
         switch request.method {
         case .GET, .HEAD:
             guard let status = sessions.session(id)?.status ?? sessions.closedSession(id) else { throw Self.unknown(id) }
@@ -49,11 +51,11 @@ struct SessionResponder {
         guard request.method == .GET || request.method == .HEAD else {
             throw ProxyFailure(status: 405, "a session's playlists and media take GET and HEAD", headers: ["Allow": "GET, HEAD"])
         }
-        guard let engine = context.sessions.session(id) else {
-            throw context.sessions.closedSession(id) != nil ? ProxyFailure(status: 410, "session \(id) is closed") : Self.unknown(id)
+        guard let engine = sessions.session(id) else {
+            throw sessions.closedSession(id) != nil ? ProxyFailure(status: 410, "session \(id) is closed") : Self.unknown(id)
         }
-        if context.sessions.activate(engine) {
-            context.logger.debug("session resumed", metadata: ["session": "\(id)"])
+        if sessions.activate(engine) {
+            hits.fetching.logger.debug("session resumed", metadata: ["session": "\(id)"])
         }
         let started = ContinuousClock.now
         engine.traffic.requestStarted()
@@ -75,14 +77,14 @@ struct SessionResponder {
 
     private func respondToResource(_ engine: SessionEngine, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
                                    writer: ResponseWriter) async throws {
-        let headers = context.configuration.forwardedFields(from: request.headers).merged(over: engine.request.headers)
-        let playlists = SessionPlaylistResponder(environment: context.fetching, addresses: context.addresses, engine: engine, headers: headers)
+        let headers = hits.configuration.forwardedFields(from: request.headers).merged(over: engine.request.headers)
+        let playlists = SessionPlaylistResponder(environment: hits.fetching, addresses: addresses, engine: engine, headers: headers)
         guard let origin else {
             try await playlists.respondEntry(directives: directives, writer: writer)
             return
         }
-        try context.fetching.checkAllowed([origin])
-        let manifests = DASHManifestResponder(environment: context.fetching, addresses: context.addresses, headers: headers, session: engine)
+        try hits.fetching.checkAllowed([origin])
+        let manifests = DASHManifestResponder(environment: hits.fetching, addresses: addresses, headers: headers, session: engine)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, writer: writer)
             return
@@ -91,8 +93,8 @@ struct SessionResponder {
             try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
-        engine.playerRequested(key: context.store.key(for: origin.string), offset: Self.firstByte(of: request))
-        let outcome = try await ByteResponder(environment: context.hits, session: engine.traffic, headers: headers)
+        engine.playerRequested(key: hits.store.key(for: origin.string), offset: Self.firstByte(of: request))
+        let outcome = try await ByteResponder(environment: hits, session: engine.traffic, headers: headers)
             .respond(origin: origin, request: request, writer: writer)
         if outcome == .isPlaylist {
             if manifests.isManifest(origin) {

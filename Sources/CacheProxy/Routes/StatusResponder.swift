@@ -8,10 +8,10 @@ import NIOHTTP1
 
 /// Answers `GET /status` with ``ProxyStatus`` as JSON.
 struct StatusResponder {
-    let context: ProxyContext
+    let reporter: StatusReporter
 
     func respond(writer: ResponseWriter) async throws {
-        try await Self.sendJSON(context.status, status: .ok, writer: writer)
+        try await Self.sendJSON(reporter.status, status: .ok, writer: writer)
     }
 
     /// Sends `value` as a JSON document.

@@ -1,6 +1,16 @@
-extension ProxyContext {
+/// What `GET /status` and ``CacheProxy/status`` report on, and only that: the store, the
+/// upstream lanes and counters (through the fetching), the address, prefetching and sessions.
+struct StatusReporter: Sendable {
+    let fetching: FetchEnvironment
+    let addresses: ProxyAddresses
+    let prefetch: PrefetchScheduler
+    let sessions: SessionRegistry
+    let startedAt: ContinuousClock.Instant
+
     /// A snapshot of the proxy's state.
     var status: ProxyStatus {
+        let store = fetching.store
+        let upstream = fetching.upstream
         let statistics = store.statistics
         let space = store.space
         func lane(_ lane: UpstreamLane) -> ProxyStatus.Lane {
@@ -20,9 +30,9 @@ extension ProxyContext {
             store: ProxyStatus.Store(diskFull: space.diskFull, freeBytes: space.freeBytes, minimumFreeBytes: space.minimumFreeBytes),
             express: lane(upstream.express),
             segment: lane(upstream.segments),
-            traffic: counters.snapshot,
+            traffic: fetching.counters.snapshot,
             breakers: upstream.breakers.states,
             prefetch: prefetch.status,
-            sessions: sessionStatuses)
+            sessions: sessions.statuses)
     }
 }
