@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import Foundation
 import PackageDescription
 
@@ -6,6 +6,14 @@ let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// The modules an app links through the CacheProxy product. With the `OptimizeForSize` trait
+/// they are built for size in release. A package cannot set its dependencies' flags, so this
+/// trait is the only way an app can choose size for them. Tools 6.2 lets a versioned dependency
+/// carry the flag.
+let appModuleSwift: [SwiftSetting] = strictSwift + [
+    .unsafeFlags(["-Osize"], .when(configuration: .release, traits: ["OptimizeForSize"])),
 ]
 
 let package = Package(
@@ -23,6 +31,12 @@ let package = Package(
         // `/metrics`, swift-service-lifecycle, and the clients of a running proxy the CLI uses.
         .library(name: "CacheProxyServer", targets: ["CacheProxyServer"]),
         .executable(name: "sparsecache", targets: ["sparsecache"]),
+    ],
+    traits: [
+        .trait(
+            name: "OptimizeForSize",
+            description: "Builds SparseCache's own modules with -Osize in release: less code in an app that links the CacheProxy product, for some speed (Docs/BENCHMARKS.md, What an app links)."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,34 +70,34 @@ let package = Package(
         // bottom of the graph so that every module can share it.
         .target(
             name: "CodedErrors",
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .target(
             name: "SparseFile",
             dependencies: ["CodedErrors", "CChecksum", "CPageCache", "CZlib"],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .target(
             name: "CacheStore",
             dependencies: ["CodedErrors", "SparseFile"],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .target(
             name: "HLS",
             dependencies: ["CodedErrors"],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .target(
             name: "DASH",
             dependencies: ["CodedErrors"],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         // The parsers of untrusted request and origin header bytes, a module of their own so that
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
             dependencies: ["CodedErrors", "HLS", "DASH"],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .target(
             name: "CacheProxy",
@@ -100,7 +114,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .target(
             name: "CacheProxyServer",
@@ -127,7 +141,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            swiftSettings: strictSwift
+            swiftSettings: appModuleSwift
         ),
         .executableTarget(
             name: "sparsecache",

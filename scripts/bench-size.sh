@@ -9,7 +9,11 @@
 #
 #   scripts/bench-size.sh                 the CacheProxy product (origins through URLSession)
 #   PRODUCT=CacheProxyServer scripts/bench-size.sh
-#   OPTIMIZE=size scripts/bench-size.sh   built with -Osize (what an app that counts megabytes sets)
+#   OPTIMIZE=size scripts/bench-size.sh   everything built with -Osize, dependencies too (which
+#                                         an app cannot ask of a package; a bound, not a choice)
+#   TRAITS=OptimizeForSize scripts/bench-size.sh
+#                                         SparseCache with these package traits (comma-separated):
+#                                         OptimizeForSize builds its own modules with -Osize
 #
 # The modules counted are those whose objects the linker was given (the product's link file
 # list), so a module left in .build-size by an earlier build of another graph is not counted.
@@ -35,7 +39,10 @@ case $optimize in
     *) echo "bench-size: OPTIMIZE is speed or size" >&2; exit 2 ;;
 esac
 server_only=(AsyncHTTPClient NIOSSL NIOHTTP2 Prometheus ServiceLifecycle AsyncAlgorithms Configuration)
-work=$root/.build-size/$product$([ "$optimize" = speed ] || echo "-$optimize")
+traits=${TRAITS:-}
+trait_list=""
+[ -n "$traits" ] && trait_list=", traits: [$(printf '"%s", ' ${traits//,/ })]"
+work=$root/.build-size/$product$([ "$optimize" = speed ] || echo "-$optimize")$([ -z "$traits" ] || echo "-${traits//,/-}")
 mkdir -p "$work/Sources/minimal"
 
 cat >"$work/Package.swift" <<EOF
@@ -45,7 +52,7 @@ import PackageDescription
 let package = Package(
     name: "minimal",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "SparseCache", path: "$root")],
+    dependencies: [.package(name: "SparseCache", path: "$root"$trait_list)],
     targets: [
         .executableTarget(
             name: "minimal",
@@ -73,7 +80,7 @@ proxy.shutdown()
 try store.close()
 EOF
 
-echo "bench-size: building the minimal executable on $product in release, optimized for $optimize (${work#"$root"/})" >&2
+echo "bench-size: building the minimal executable on $product in release, optimized for $optimize, traits: ${traits:-default} (${work#"$root"/})" >&2
 (cd "$work" && swift build -c release ${flags[@]+"${flags[@]}"} --product minimal >"$work/build.log" 2>&1) || {
     tail -30 "$work/build.log" >&2
     exit 1
