@@ -18,9 +18,13 @@
 # instructions a cache hit costs in user space (callgrind: 29,534 -> 24,811 per 64 KiB range).
 # Debug builds, which every test and fuzz run uses, keep them, and the compiler's static checks
 # stay in force everywhere.
+#
+# TRAITS=OptimizeForSize (package traits, comma-separated) builds with them, to measure what a
+# trait costs in speed; it rebuilds everything, like any change of flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --product sparsecache -Xswiftc -enforce-exclusivity=unchecked)
+[ -n "${TRAITS:-}" ] && flags+=(--traits "$TRAITS")
 if [ "$(uname -s)" = Linux ]; then
     flags+=(--static-swift-stdlib)
     # Toolchains since Swift 5.9 ship lld beside swift; without it the default linker does.
