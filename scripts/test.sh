@@ -91,13 +91,25 @@ PY
     if [ $((p + f + s)) -eq 0 ]; then failed=$((failed + 1)); failures+=("swift test $name ran no test"); fi
 }
 
-echo "== build" >&2
+# How long each part took, printed at the end: the suite's budget is minutes, and a part that
+# grows shows there first.
+durations=()
+part_name=""
+part_started=$SECONDS
+part() {
+    [ -n "$part_name" ] && durations+=("$part_name $((SECONDS - part_started)) s")
+    part_name=$1
+    part_started=$SECONDS
+    [ -n "$part_name" ] && echo "== $part_name" >&2
+}
+
+part build
 swift build --build-tests || { echo "== test: the build failed" >&2; exit 1; }
 # The command-line tests run the executable this build made, wherever its scratch path is.
 SPARSECACHE_BINARY="$(swift build --show-bin-path)/sparsecache"
 export SPARSECACHE_BINARY
 
-echo "== swift test" >&2
+part "swift test"
 # The proxy's tests wait on the cooperative thread pool, which the file-level crash tests keep
 # busy with blocking work (killing hundreds of writer processes); on two cores they would starve
 # each other, so the two groups run one after the other.
@@ -118,7 +130,7 @@ swift_tests others --skip CacheProxyTests --skip OriginClientTests
 swift_tests proxy --filter CacheProxyTests ${width[@]+"${width[@]}"}
 swift_tests origin-clients --filter OriginClientTests ${width[@]+"${width[@]}"}
 
-echo "== fuzz smoke" >&2
+part "fuzz smoke"
 for target in $(./scripts/fuzz.sh list); do
     ./scripts/fuzz.sh run "$target" "${FUZZ_SECONDS:-5}" >/dev/null
     status=$?
@@ -130,7 +142,7 @@ done
 
 for e2e in scripts/e2e-*.sh; do
     [ -e "$e2e" ] || continue
-    echo "== $e2e" >&2
+    part "$e2e"
     "$e2e"
     # Taken before any other expansion: a command substitution in the same command line (the
     # script's name) would reset $? to its own status, and every e2e script would count as passed.
@@ -138,6 +150,8 @@ for e2e in scripts/e2e-*.sh; do
     record "$(basename "$e2e")" "$status"
 done
 
+part ""
+echo "== time: $SECONDS s in all; $(IFS=,; echo "${durations[*]}" | sed 's/,/, /g')" >&2
 if [ ${#failures[@]} -gt 0 ]; then
     printf '== failed: %s\n' "${failures[@]}" >&2
     [ "$skipped" -gt 0 ] && echo "== (ALLOW_SKIPS=1 lets skips pass on a machine known to lack the tools)" >&2
