@@ -257,6 +257,15 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzOriginGuard", "CacheProxyParsing"),
 ]
 if Context.environment["SPARSECACHE_FUZZ"] != nil {
+    // A fuzz build holds the fuzz targets and the modules they fuzz, nothing else: no executable
+    // whose `main` clashes with libFuzzer's, and no package to resolve, so one `swift build`
+    // builds every target, and a build with nothing to do is quick (scripts/fuzz.sh runs one
+    // before each target).
+    let fuzzed = Set(fuzzTargets.map(\.module))
+    let needed = fuzzed.union(["CodedErrors", "CChecksum", "CXXHash", "CPageCache", "CZlib", "SparseFile"])
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll()
+    package.dependencies.removeAll()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     // The structure-aware mutator every HLS target links (LLVMFuzzerCustomMutator), and the C
     // declaration of libFuzzer's byte mutator it falls back on.

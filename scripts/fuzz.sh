@@ -373,9 +373,8 @@ case "${1:-smoke}" in
     list) targets ;;
     smoke)
         seconds=${2:-5}
-        # One product at a time: a plain build would also link the CLI, whose main clashes
-        # with libFuzzer's.
-        for name in $(targets); do build --product "$name"; done
+        # One build for all: a fuzz build's package holds the fuzz targets and what they fuzz.
+        build
         for name in $(targets); do run_target "$name" "$seconds"; done
         ;;
     run)
