@@ -5,6 +5,7 @@
 #                                           and kept crashes; fails on a crash or missing coverage
 #   scripts/fuzz.sh run TARGET SECONDS [libFuzzer flags...]
 #                                           a campaign; new inputs go to Fuzz/corpus-work/TARGET
+#                                           (or FUZZ_WORK_ROOT/TARGET), which later runs read
 #   scripts/fuzz.sh campaign [--minutes N] [--jobs N] [TARGET...]
 #                                           the targets (all by default) for N minutes (default 60)
 #                                           on N cores (default 1): the core-minutes are split
@@ -88,7 +89,10 @@ fuzzer() {
 
 run_target() {
     local name=$1 seconds=$2; shift 2
-    local work=Fuzz/corpus-work/$name
+    # A smoke run's new inputs go to a folder of its own (FUZZ_WORK_ROOT), so that it reads what
+    # is committed, as on a clean clone: read from Fuzz/corpus-work, they would grow with every
+    # run until loading them took the whole time.
+    local work=${FUZZ_WORK_ROOT:-Fuzz/corpus-work}/$name
     mkdir -p "$work" Fuzz/artifacts
     local dirs=("$work" "Fuzz/$name/seeds")
     [ -d "Fuzz/$name/crashes" ] && dirs+=("Fuzz/$name/crashes")
@@ -375,6 +379,9 @@ case "${1:-smoke}" in
         seconds=${2:-5}
         # One build for all: a fuzz build's package holds the fuzz targets and what they fuzz.
         build
+        FUZZ_WORK_ROOT=$(mktemp -d)
+        export FUZZ_WORK_ROOT
+        trap 'rm -rf "$FUZZ_WORK_ROOT"' EXIT
         for name in $(targets); do run_target "$name" "$seconds"; done
         ;;
     run)

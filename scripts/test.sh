@@ -131,6 +131,9 @@ swift_tests proxy --filter CacheProxyTests ${width[@]+"${width[@]}"}
 swift_tests origin-clients --filter OriginClientTests ${width[@]+"${width[@]}"}
 
 part "fuzz smoke"
+# Over what is committed, as on a clean clone: new inputs go to a folder removed afterwards.
+FUZZ_WORK_ROOT=$(mktemp -d)
+export FUZZ_WORK_ROOT
 for target in $(./scripts/fuzz.sh list); do
     ./scripts/fuzz.sh run "$target" "${FUZZ_SECONDS:-5}" >/dev/null
     status=$?
@@ -139,6 +142,8 @@ for target in $(./scripts/fuzz.sh list); do
     [ $status -ne 0 ] && why=$(grep -m1 -E '^(==[0-9]+== ?ERROR|SUMMARY|Fatal error|.*deadly signal|.*-timeout)' "Fuzz/artifacts/$target.log" 2>/dev/null)
     record "$target${why:+ ($why)}" $status
 done
+rm -rf "$FUZZ_WORK_ROOT"
+unset FUZZ_WORK_ROOT
 
 for e2e in scripts/e2e-*.sh; do
     [ -e "$e2e" ] || continue
