@@ -131,8 +131,10 @@ swift_tests proxy --filter CacheProxyTests ${width[@]+"${width[@]}"}
 swift_tests origin-clients --filter OriginClientTests ${width[@]+"${width[@]}"}
 
 part "fuzz smoke"
-# Over what is committed, as on a clean clone: new inputs go to a folder removed afterwards.
-FUZZ_WORK_ROOT=$(mktemp -d)
+# Over what is committed, as on a clean clone: new inputs go to a folder removed afterwards
+# (inside the results folder, which the exit trap removes however the run ends).
+FUZZ_WORK_ROOT=$results/fuzz-work
+mkdir -p "$FUZZ_WORK_ROOT"
 export FUZZ_WORK_ROOT
 for target in $(./scripts/fuzz.sh list); do
     ./scripts/fuzz.sh run "$target" "${FUZZ_SECONDS:-5}" >/dev/null

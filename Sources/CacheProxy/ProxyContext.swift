@@ -12,7 +12,6 @@ final class ProxyContext: Sendable {
     /// Everything that answers from the cache: the hit path, byte responses, the store's control.
     let hits: HitEnvironment
     // The fetching's parts the routes read, kept here too so that a route reaches them in one step.
-    let store: CacheStore
     let configuration: CacheProxyConfiguration
     let upstream: Upstream
     let counters: ProxyCounters
@@ -34,7 +33,6 @@ final class ProxyContext: Sendable {
     init(store: CacheStore, configuration: CacheProxyConfiguration, originClient: OriginClientKind, threads: Int, logger: Logger) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         self.group = group
-        self.store = store
         self.configuration = configuration
         self.logger = logger
         let counters = ProxyCounters()
