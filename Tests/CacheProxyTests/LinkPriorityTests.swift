@@ -134,10 +134,12 @@ struct LinkPriorityTests {
             let player = StreamingRequest(harness, "/now.mp4", headers: [("Range", "bytes=0-1023")])
             #expect(try await player.body() == Array(TestBytes(seed: 81).bytes(0, 1024)))
             try await waitUntil("the waiting prefetch was cut") { (harness.proxy.status?.traffic.transfersCutForAStart ?? 0) >= 1 }
+            // Opened once the origin saw the close: before, its held body could still go into the socket.
+            try await waitUntil("the origin saw the held answer's connection close") { harness.origin.closedConnections(lastServing: "/next.mp4") >= 1 }
             gate.open()
             try await waitUntil("the prefetch finished afterwards") { harness.proxy.status?.prefetch.jobs.first?.state == .done }
             #expect(cachedLength(harness, "/next.mp4") == UInt64(Self.large.count))
-            #expect(harness.origin.outcomes(for: "/next.mp4").first == .abandoned, "the held answer's connection was closed")
+            #expect(harness.origin.outcomes(for: "/next.mp4").contains(.abandoned), "the held answer's connection was closed")
             #expect(harness.origin.requests(for: "/next.mp4").count >= 2, "asked again after the start")
         }
     }

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -98,6 +99,8 @@ final class TestOrigin: Sendable {
     private let log = Mutex<[Request]>([])
     private let outcomes = Mutex<[String: [Outcome]]>([:])
     private let statusesSent = Mutex<[String: Int]>([:])
+    /// Per closed connection, the path of the last request it carried.
+    private let closed = Mutex<[String]>([])
     private let heldPort = Mutex<RefusingPort?>(nil)
     private let listener: NIOAsyncChannel<Connection, Never>
     private let serving = Mutex<Task<Void, Never>?>(nil)
@@ -184,11 +187,24 @@ final class TestOrigin: Sendable {
 
     // MARK: Serving
 
+    /// How many connections whose last request was for `path` have closed, by either side: a
+    /// client that cut a held answer has closed its connection once this counts it, and the
+    /// answer's next write fails.
+    func closedConnections(lastServing path: String) -> Int {
+        closed.withLock { $0.count { $0 == path } }
+    }
+
     private func serve(_ connection: Connection) async {
+        let lastPath = NIOLockedValueBox("")
         try? await connection.executeThenClose { inbound, outbound in
+            connection.channel.closeFuture.whenComplete { _ in
+                let path = lastPath.withLockedValue { $0 }
+                self.closed.withLock { $0.append(path) }
+            }
             var parts = inbound.makeAsyncIterator()
             while let part = try await parts.next() {
                 guard case .head(let head) = part else { continue }
+                lastPath.withLockedValue { $0 = String(head.uri.prefix { $0 != "?" }) }
                 while let next = try await parts.next() { if case .end = next { break } }
                 let keepOpen = try await respond(to: head, outbound: outbound)
                 if !keepOpen { return }
