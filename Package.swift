@@ -33,6 +33,11 @@ let package = Package(
         .executable(name: "sparsecache", targets: ["sparsecache"]),
     ],
     traits: [
+        .default(enabledTraits: ["DASH"]),
+        .trait(
+            name: "DASH",
+            description: "Serves, sessions, prefetches and downloads DASH presentations (MPDs) as it does HLS. Without it, MPDs and what they name pass through the cache as bytes: an app whose player plays HLS alone (AVPlayer) saves the DASH parser and its proxy code (Docs/BENCHMARKS.md, What an app links)."
+        ),
         .trait(
             name: "OptimizeForSize",
             description: "Builds SparseCache's own modules with -Osize in release: less code in an app that links the CacheProxy product, for some speed (Docs/BENCHMARKS.md, What an app links)."
@@ -96,7 +101,7 @@ let package = Package(
         // their fuzz targets build without SwiftNIO.
         .target(
             name: "CacheProxyParsing",
-            dependencies: ["CodedErrors", "HLS", "DASH"],
+            dependencies: ["CodedErrors", "HLS", .target(name: "DASH", condition: .when(traits: ["DASH"]))],
             swiftSettings: appModuleSwift
         ),
         .target(
@@ -107,7 +112,7 @@ let package = Package(
                 "CacheStore",
                 "SparseFile",
                 "HLS",
-                "DASH",
+                .target(name: "DASH", condition: .when(traits: ["DASH"])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

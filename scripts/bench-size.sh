@@ -12,8 +12,10 @@
 #   OPTIMIZE=size scripts/bench-size.sh   everything built with -Osize, dependencies too (which
 #                                         an app cannot ask of a package; a bound, not a choice)
 #   TRAITS=OptimizeForSize scripts/bench-size.sh
-#                                         SparseCache with these package traits (comma-separated):
-#                                         OptimizeForSize builds its own modules with -Osize
+#                                         SparseCache with these package traits (comma-separated)
+#                                         instead of its default (DASH): OptimizeForSize builds its
+#                                         own modules with -Osize, DASH keeps DASH's support, and
+#                                         TRAITS=none is no trait at all
 #
 # The modules counted are those whose objects the linker was given (the product's link file
 # list), so a module left in .build-size by an earlier build of another graph is not counted.
@@ -41,7 +43,11 @@ esac
 server_only=(AsyncHTTPClient NIOSSL NIOHTTP2 Prometheus ServiceLifecycle AsyncAlgorithms Configuration)
 traits=${TRAITS:-}
 trait_list=""
-[ -n "$traits" ] && trait_list=", traits: [$(printf '"%s", ' ${traits//,/ })]"
+case $traits in
+    "") ;;
+    none) trait_list=", traits: []" ;;
+    *) trait_list=", traits: [$(printf '"%s", ' ${traits//,/ })]" ;;
+esac
 work=$root/.build-size/$product$([ "$optimize" = speed ] || echo "-$optimize")$([ -z "$traits" ] || echo "-${traits//,/-}")
 mkdir -p "$work/Sources/minimal"
 

@@ -8,7 +8,10 @@ extension CacheProxyError {
     init(_ error: SessionOpenError) {
         let code: Code = switch error {
         case .invalidField, .notAllowed, .loadFailed(_, _, .refused): .invalidRequest
-        case .loadFailed, .cannotServeDASH: .originFailed
+        case .loadFailed: .originFailed
+        #if DASH
+        case .cannotServeDASH: .originFailed
+        #endif
         case .tooManySessions: .limitReached
         case .shuttingDown: .alreadyStopped
         }

@@ -1,4 +1,6 @@
+#if DASH
 import DASH
+#endif
 
 /// The parsers of what a route takes besides its path (its query, an identifier, a DASH
 /// origin), which the entries of ``RouteTable`` call.
@@ -24,6 +26,7 @@ extension ProxyRoute {
         return (try OriginURL(parsing: try percentDecoded(encodedURL), maximumLength: limits.maximumURLLength), directives)
     }
 
+    #if DASH
     /// The origin URL of a path-form DASH target (`/dash/<prefix>/<rest>`, the rest of the
     /// target, its query included): the first segment must decode to an http(s) URL ending in
     /// `/`, and the whole must be a valid ``OriginURL``.
@@ -33,6 +36,7 @@ extension ProxyRoute {
         }
         return try OriginURL(parsing: Array(url.utf8), maximumLength: limits.maximumURLLength)
     }
+    #endif
 
     /// `/entries?url=...` names one entry (and nothing else); any other query is a page.
     static func entriesRoute(_ query: ArraySlice<UInt8>) throws(ParseError) -> ProxyRoute {

@@ -43,8 +43,10 @@ public enum ProxyRoute: Sendable, Hashable {
     case unpinEntry
     /// `/evict`.
     case evict
+    #if DASH
     /// A DASH URL in path form: an MPD, or what an MPD names (segments, init sections, ranges).
     case dash(OriginURL)
+    #endif
 
     /// Parses a request target in origin form (`/proxy?url=...`): finds its route in
     /// ``RouteTable`` and parses the parameters the route takes.

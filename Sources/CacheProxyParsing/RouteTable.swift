@@ -1,4 +1,6 @@
+#if DASH
 import DASH
+#endif
 
 /// Every route the proxy serves, one entry each: the only place a route is declared.
 ///
@@ -21,10 +23,7 @@ enum RouteTable {
             let (origin, directives) = try ProxyRoute.proxyQuery(match.query, limits: match.limits)
             return .proxy(origin, directives)
         },
-        // The path form keeps an MPD's templates literal; its query belongs to the origin URL.
-        RouteEntry(DASHProxyEndpoint.pathPrefix + "**", access: .media, label: .proxy, errors: .text) { match throws(ParseError) in
-            .dash(try ProxyRoute.dashOrigin(match.target, limits: match.limits))
-        },
+    ] + dashEntries + [
         // A session's playlists and media; the session's responder answers other methods.
         RouteEntry("/sessions/*/index.m3u8", access: .media, label: .session, methods: .any, errors: .text) { match throws(ParseError) in
             let id = try ProxyRoute.identifier(match.parameter, what: "session")
@@ -34,10 +33,6 @@ enum RouteTable {
             let id = try ProxyRoute.identifier(match.parameter, what: "session")
             let (origin, directives) = try ProxyRoute.proxyQuery(match.query, limits: match.limits)
             return .sessionProxy(id, origin, directives)
-        },
-        RouteEntry("/sessions/*/dash/**", access: .media, label: .session, methods: .any, errors: .text) { match throws(ParseError) in
-            let id = try ProxyRoute.identifier(match.parameter, what: "session")
-            return .sessionProxy(id, try ProxyRoute.dashOrigin(match.afterParameter, limits: match.limits), DeliveryDirectives())
         },
         // The control routes: JSON errors, every method to the responder.
         RouteEntry("/sessions", "/sessions/", access: .control, label: .sessions, body: .sessionRequest, methods: .any, errors: .json,
@@ -74,6 +69,22 @@ enum RouteTable {
             return .dashboard
         },
     ]
+
+    #if DASH
+    /// DASH's path forms, which keep an MPD's templates literal; the query belongs to the origin
+    /// URL. Without the DASH trait, MPDs go through `/proxy` as bytes and these paths are 404.
+    private static let dashEntries: [RouteEntry] = [
+        RouteEntry(DASHProxyEndpoint.pathPrefix + "**", access: .media, label: .proxy, errors: .text) { match throws(ParseError) in
+            .dash(try ProxyRoute.dashOrigin(match.target, limits: match.limits))
+        },
+        RouteEntry("/sessions/*/dash/**", access: .media, label: .session, methods: .any, errors: .text) { match throws(ParseError) in
+            let id = try ProxyRoute.identifier(match.parameter, what: "session")
+            return .sessionProxy(id, try ProxyRoute.dashOrigin(match.afterParameter, limits: match.limits), DeliveryDirectives())
+        },
+    ]
+    #else
+    private static let dashEntries: [RouteEntry] = []
+    #endif
 
     /// The traits of a path no entry matches: answered 404 in text, other methods 405.
     static let unmatched = RouteTraits(access: .control, label: .other, errors: .text)

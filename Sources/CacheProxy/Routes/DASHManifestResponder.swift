@@ -1,3 +1,4 @@
+#if DASH
 import CacheProxyParsing
 import DASH
 import NIOHTTP1
@@ -69,3 +70,4 @@ struct DASHManifestResponder {
         }
     }
 }
+#endif

@@ -64,7 +64,9 @@ extension ProxyFailure {
             self.field = "\"\(field)\""
         case .notAllowed: self.init(status: 403, error.message)
         case .loadFailed(_, _, let load): self.init(status: ProxyFailure(load)?.status ?? 502, error.message)
+        #if DASH
         case .cannotServeDASH: self.init(status: 502, error.message)
+        #endif
         case .tooManySessions: self.init(status: 429, error.message)
         case .shuttingDown: self.init(status: 503, error.message)
         }

@@ -76,8 +76,10 @@ struct RequestRouter: Sendable {
         switch route {
         case .proxy(let origin, let directives), .sessionProxy(_, let origin, let directives):
             writer.origin = origin.appendingQuery(directives.query).string
+        #if DASH
         case .dash(let origin):
             writer.origin = origin.string
+        #endif
         default:
             break
         }
@@ -90,8 +92,10 @@ struct RequestRouter: Sendable {
             try await MetricsResponder(environment: context.fetching).respond(writer: writer)
         case .proxy(let origin, let directives):
             try await serve(origin, directives: directives, request: request, writer: writer)
+        #if DASH
         case .dash(let origin):
             try await serve(origin, directives: DeliveryDirectives(), request: request, writer: writer)
+        #endif
         case .downloads:
             try await DownloadResponder(environment: context.fetching, downloads: context.downloads).respondToCollection(request, body: body, writer: writer)
         case .download(let id):
@@ -130,22 +134,25 @@ struct RequestRouter: Sendable {
         try context.fetching.checkAllowed([origin])
         let headers = context.configuration.forwardedFields(from: request.headers)
         let playlists = PlaylistResponder(environment: context.fetching, addresses: context.addresses, headers: headers)
-        let manifests = DASHManifestResponder(environment: context.fetching, addresses: context.addresses, headers: headers)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
+        #if DASH
+        let manifests = DASHManifestResponder(environment: context.fetching, addresses: context.addresses, headers: headers)
         if PlaylistDetection.hasDASHExtension(origin) {
             try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
+        #endif
         let outcome = try await ByteResponder(environment: context.hits, headers: headers).respond(origin: origin, request: request, writer: writer)
-        if outcome == .isPlaylist {
-            if manifests.isManifest(origin) {
-                try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
-            } else {
-                try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
-            }
+        guard outcome == .isPlaylist else { return }
+        #if DASH
+        if manifests.isManifest(origin) {
+            try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
+            return
         }
+        #endif
+        try await playlists.respond(origin: origin, directives: directives, request: request, writer: writer)
     }
 }

@@ -22,9 +22,11 @@ struct SessionPlaylistResponder {
             let key = engine.presentation.playlistURL
             guard let timeline = engine.timeline(key) else { throw ProxyFailure(status: 500, "the virtual playlist has no timeline") }
             try await sendMedia(joined, url: engine.request.urls[0].string, timeline: timeline, writer: writer)
+        #if DASH
         case .dash:
             // Not a redirect: players resolve the MPD's references against the URL they asked for.
             throw ProxyFailure(status: 404, "session \(engine.id) plays a DASH presentation: its MPD is at \(engine.presentation.playlistURL)")
+        #endif
         }
     }
 

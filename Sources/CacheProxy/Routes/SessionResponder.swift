@@ -84,25 +84,28 @@ struct SessionResponder {
             return
         }
         try hits.fetching.checkAllowed([origin])
-        let manifests = DASHManifestResponder(environment: hits.fetching, addresses: addresses, headers: headers, session: engine)
         if PlaylistDetection.hasPlaylistExtension(origin) {
             try await playlists.respond(origin: origin, directives: directives, writer: writer)
             return
         }
+        #if DASH
+        let manifests = DASHManifestResponder(environment: hits.fetching, addresses: addresses, headers: headers, session: engine)
         if PlaylistDetection.hasDASHExtension(origin) {
             try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
             return
         }
+        #endif
         engine.playerRequested(key: hits.store.key(for: origin.string), offset: Self.firstByte(of: request))
         let outcome = try await ByteResponder(environment: hits, session: engine.traffic, headers: headers)
             .respond(origin: origin, request: request, writer: writer)
-        if outcome == .isPlaylist {
-            if manifests.isManifest(origin) {
-                try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
-            } else {
-                try await playlists.respond(origin: origin, directives: directives, writer: writer)
-            }
+        guard outcome == .isPlaylist else { return }
+        #if DASH
+        if manifests.isManifest(origin) {
+            try await manifests.respond(origin: origin, directives: directives, request: request, writer: writer)
+            return
         }
+        #endif
+        try await playlists.respond(origin: origin, directives: directives, writer: writer)
     }
 
     /// The first byte a request's `Range` asks for, when it names one without the length.

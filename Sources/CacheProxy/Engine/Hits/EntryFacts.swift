@@ -32,7 +32,7 @@ final class EntryFacts: Sendable {
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
         if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         representationHeaders = headers
-        isPlaylist = metadata.map { $0.isPlaylist || $0.isDASHManifest } ?? false
+        isPlaylist = metadata?.isManifest ?? false
     }
 
     /// ``representationHeaders`` as the header lines of a response head (`Name: value` and CRLF

@@ -177,7 +177,9 @@ final class HitResponder {
         let origin: OriginURL
         switch routes.route(for: uri).route {
         case .proxy(let named, let directives)? where directives.isEmpty: origin = named
+        #if DASH
         case .dash(let named)?: origin = named
+        #endif
         default: return nil
         }
         let target = Target(uri: uri, origin: origin.string, key: environment.store.key(for: origin.string),

@@ -1,3 +1,4 @@
+#if DASH
 import DASH
 
 /// MPDs load like playlists (``PlaylistLoader``): a static MPD never changes, so a cached copy
@@ -13,3 +14,4 @@ extension DASHManifest: ManifestDocument {
         type == .dynamic ? .fetchedFresh : .servedAsIs
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DASH
 import CacheProxyParsing
 import DASH
 import SparseFile
@@ -40,3 +41,4 @@ struct DASHPlayerResources {
         registry.register(environment.store.key(for: origin.string), range: range)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DASH
 import DASH
 import HLS
 
@@ -54,3 +55,4 @@ struct DASHSessionLock: Sendable {
         return PlaybackSessionStatus.Quality(bandwidth: reported.bandwidth, resolution: resolution)
     }
 }
+#endif

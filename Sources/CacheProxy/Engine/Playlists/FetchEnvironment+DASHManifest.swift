@@ -1,3 +1,4 @@
+#if DASH
 import CacheProxyParsing
 
 extension FetchEnvironment {
@@ -8,3 +9,4 @@ extension FetchEnvironment {
         return store.reader(for: key).file?.metadata.isDASHManifest ?? false
     }
 }
+#endif

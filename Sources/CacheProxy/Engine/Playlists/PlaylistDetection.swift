@@ -31,10 +31,22 @@ enum PlaylistDetection {
         pathHasSuffix(url, ".mpd")
     }
 
-    /// Whether the URL names a manifest of either kind, which the hit path never serves as bytes.
+    /// Whether the URL names a manifest the proxy rewrites, which the hit path never serves as
+    /// bytes. Without the DASH trait, an MPD is bytes like any other resource.
     static func hasManifestExtension(_ url: OriginURL) -> Bool {
+        #if DASH
         hasPlaylistExtension(url) || hasDASHExtension(url)
+        #else
+        hasPlaylistExtension(url)
+        #endif
     }
+
+    /// The manifests this build serves rewritten, as refusals name them.
+    #if DASH
+    static let manifestKinds = "an HLS playlist or a DASH MPD"
+    #else
+    static let manifestKinds = "an HLS playlist"
+    #endif
 
     private static func mediaType(of contentType: String, isOneOf types: [[UInt8]]) -> Bool {
         let bytes = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
@@ -62,4 +74,13 @@ extension ResourceMetadata {
 
     /// Whether the origin's content type names a DASH MPD.
     var isDASHManifest: Bool { contentType.map(PlaylistDetection.isDASHContentType) ?? false }
+
+    /// Whether the origin's content type names a manifest the proxy rewrites.
+    var isManifest: Bool {
+        #if DASH
+        isPlaylist || isDASHManifest
+        #else
+        isPlaylist
+        #endif
+    }
 }

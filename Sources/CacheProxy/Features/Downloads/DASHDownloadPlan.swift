@@ -1,3 +1,4 @@
+#if DASH
 import CacheProxyParsing
 import DASH
 import SparseFile
@@ -103,3 +104,4 @@ enum DASHDownloadPlan {
         return HLSWarmPlan.Item(origin: origin, range: nil, kind: .segment(duration: 0), knownBytes: nil)
     }
 }
+#endif

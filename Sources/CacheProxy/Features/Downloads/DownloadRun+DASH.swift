@@ -1,3 +1,4 @@
+#if DASH
 import CacheProxyParsing
 import DASH
 import SparseFile
@@ -72,3 +73,4 @@ extension DownloadRun {
         }
     }
 }
+#endif

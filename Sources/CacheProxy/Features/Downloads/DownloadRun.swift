@@ -33,18 +33,14 @@ final class DownloadRun: Sendable {
     var warmer: ResourceWarmer { ResourceWarmer(environment: environment, lane: .segment, urgency: .deep, headers: options.headers) }
 
     func download(_ origin: OriginURL) async throws -> DownloadReport {
-        if PlaylistDetection.hasPlaylistExtension(origin) {
-            try await downloadPresentation(origin)
-        } else if PlaylistDetection.hasDASHExtension(origin) {
-            try await downloadDASHPresentation(origin)
+        if PlaylistDetection.hasManifestExtension(origin) {
+            try await downloadManifest(origin, isDASH: !PlaylistDetection.hasPlaylistExtension(origin))
         } else {
             expect(resources: 1, segments: 0)
             let fetched = try await withRetries(origin.string) { try await self.warmer.bytes(origin, attempts: self.options.attempts) }
             let file = environment.store.reader(for: environment.store.key(for: origin.string)).file
-            if file?.metadata.isPlaylist == true {
-                try await downloadPresentation(origin)
-            } else if file?.metadata.isDASHManifest == true {
-                try await downloadDASHPresentation(origin)
+            if let metadata = file?.metadata, metadata.isManifest {
+                try await downloadManifest(origin, isDASH: !metadata.isPlaylist)
             } else {
                 done(origin, fetched: fetched, isSegment: false)
             }
@@ -55,6 +51,15 @@ final class DownloadRun: Sendable {
         return counts.withLock { counts in
             DownloadReport(resources: counts.resourcesDone, segments: counts.segmentsDone, bytesFetched: counts.bytesFetched, keys: counts.keys)
         }
+    }
+
+    /// Downloads what the manifest at `origin` names: an MPD's presentation (only with the DASH
+    /// trait, which alone makes `isDASH` true) or an HLS playlist's.
+    private func downloadManifest(_ origin: OriginURL, isDASH: Bool) async throws {
+        #if DASH
+        if isDASH { return try await downloadDASHPresentation(origin) }
+        #endif
+        try await downloadPresentation(origin)
     }
 
     // MARK: HLS

@@ -1,3 +1,4 @@
+#if DASH
 import CacheProxyParsing
 import DASH
 import SparseFile
@@ -46,3 +47,4 @@ enum DASHWarmPlan {
 
     private static func distance(_ a: UInt64, _ b: UInt64) -> UInt64 { a > b ? a - b : b - a }
 }
+#endif

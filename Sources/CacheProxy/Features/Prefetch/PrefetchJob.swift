@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import CacheStore
-import DASH
 import HLS
 import SparseFile
 import Synchronization
@@ -53,7 +52,9 @@ final class PrefetchJob: Sendable {
     /// Runs the job; returns a note about what it left out, if anything.
     func run() async throws -> String? {
         if PlaylistDetection.hasPlaylistExtension(origin) { return try await warmPresentation(origin) }
+        #if DASH
         if PlaylistDetection.hasDASHExtension(origin) { return try await warmDASHPresentation(origin) }
+        #endif
         return try await warmFile()
     }
 
@@ -102,7 +103,7 @@ final class PrefetchJob: Sendable {
         stopping.store(true, ordering: .relaxed)
     }
 
-    private func checkStillListed() throws {
+    func checkStillListed() throws {
         if stopping.load(ordering: .relaxed) { throw CancellationError() }
     }
 
@@ -113,57 +114,6 @@ final class PrefetchJob: Sendable {
         spent.add(fetched.fetchedBytes, ordering: .relaxed)
         environment.metrics?.recordPrefetched(fetched.fetchedBytes)
         return fetched
-    }
-
-    // MARK: DASH
-
-    /// An MPD, then per AdaptationSet of its first Period the chosen Representation's init
-    /// section, its `sidx` (a SegmentBase's segments are the ranges it lists) and its first
-    /// segments within the budget (``DASHWarmPlan``). A dynamic MPD is fetched, its segments are
-    /// not: the player starts at the live edge.
-    private func warmDASHPresentation(_ url: OriginURL) async throws -> String? {
-        try checkStillListed()
-        try await admit(estimate: nil)
-        let loaded = try await PlaylistLoader(environment: environment, lane: .segment, urgency: .ahead, headers: headers)
-            .load(url, as: DASHManifest.self, allowsStale: false)
-        let fetchedBytes = loaded.source == .origin ? UInt64(loaded.body.count) : 0
-        spent.add(fetchedBytes, ordering: .relaxed)
-        environment.metrics?.recordPrefetched(fetchedBytes)
-        guard let manifest = loaded.document, let manifestURL = DASHAbsoluteURL(loaded.url) else {
-            throw UpstreamError(.invalidResponse, "\(url) is not an MPD")
-        }
-        guard manifest.type == .static else { return "\(url) is dynamic: only its MPD was fetched" }
-        for representation in DASHWarmPlan.representations(of: manifest, choosing: variant) {
-            if let initialization = try? representation.initializationRequest(manifestURL: manifestURL) {
-                try await fetch(initialization)
-            }
-            var index: DASHSegmentIndex?
-            if let indexRequest = representation.indexRequest(manifestURL: manifestURL), let indexRange = try await fetch(indexRequest) {
-                let file = environment.store.reader(for: environment.store.key(for: indexRange.origin.string)).file
-                index = try file.flatMap { try read(indexRange.range, of: $0) }
-                    .flatMap { try? DASHSegmentIndex(parsing: $0, fileOffset: indexRange.range.offset) }
-            }
-            guard let segments = try? representation.segmentRequests(manifestURL: manifestURL, in: DASHWarmPlan.timeRange(for: budget),
-                                                                       index: index) else { continue }
-            var seconds = 0.0
-            var count = 0
-            for segment in segments {
-                if case .segments(let wanted) = budget, count >= wanted { break }
-                try await fetch(segment, urgency: seconds < PlaylistResponder.startSeconds ? .ahead : .deep)
-                seconds += segment.durationSeconds
-                count += 1
-            }
-        }
-        return nil
-    }
-
-    /// Fetches what a DASH request names within the budget; returns its origin and range when
-    /// it had one (an index to read back).
-    @discardableResult
-    private func fetch(_ request: DASHSegmentRequest, urgency: FetchUrgency = .ahead) async throws -> (origin: OriginURL, range: ByteRange)? {
-        guard let (origin, range) = DASHWarmPlan.resource(of: request) else { return nil }
-        try await fetch(origin, range: range, size: range?.length, urgency: urgency)
-        return range.map { (origin, $0) }
     }
 
     // MARK: Plain files
@@ -214,7 +164,7 @@ final class PrefetchJob: Sendable {
         return UInt64(min(Double(UInt64.max / 2), (seconds * perSecond).rounded(.up)))
     }
 
-    private func read(_ range: ByteRange, of file: SparseFile) throws -> [UInt8]? {
+    func read(_ range: ByteRange, of file: SparseFile) throws -> [UInt8]? {
         guard case .bytes(let bytes) = try file.read(range) else { return nil }
         return bytes
     }
@@ -232,7 +182,7 @@ final class PrefetchJob: Sendable {
     /// a resource whose `size` is known to be larger than the bytes left, and cuts one of
     /// unknown size at them (the last resource of a prefetch may be partial; playing it fetches
     /// the rest).
-    private func fetch(_ origin: OriginURL, range: ByteRange?, size: UInt64?, urgency: FetchUrgency = .ahead) async throws {
+    func fetch(_ origin: OriginURL, range: ByteRange?, size: UInt64?, urgency: FetchUrgency = .ahead) async throws {
         try checkStillListed()
         var range = range
         if let remaining = remainingBytes {
@@ -252,7 +202,7 @@ final class PrefetchJob: Sendable {
     }
 
     /// Waits while the origin's breaker is open; stops when the cache is near its limit.
-    private func admit(estimate: UInt64?) async throws {
+    func admit(estimate: UInt64?) async throws {
         while environment.upstream.breakers.isOpen(origin.authority) {
             try await Task.sleep(for: .milliseconds(250))
         }

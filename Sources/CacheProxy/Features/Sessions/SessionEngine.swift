@@ -412,7 +412,7 @@ final class SessionEngine: Sendable {
         let idle = clock.now - lastActivity
         return PlaybackSessionStatus(
             id: id, state: isClosed ? .closed : isSuspended ? .idle : .active, playlist: presentation.playlistURL, urls: request.urls.map(\.string),
-            quality: presentation.locked.map { .init(bandwidth: $0.summary.bandwidth, resolution: $0.resolution) } ?? presentation.dashLock?.quality,
+            quality: presentation.lockedQuality,
             position: position.flatMap { index in main.map { .init(segment: index, seconds: $0.times.startTime(ofSegment: index)) } },
             bufferedSegments: buffered.segments, bufferedAheadSeconds: buffered.seconds, activeRequests: traffic.activeRequests,
             latencyMs: traffic.medianLatencyMilliseconds, bytesServed: traffic.bytesServed, bytesFromOrigin: traffic.bytesFetched,

@@ -1,5 +1,4 @@
 import CacheProxyParsing
-import DASH
 import HLS
 
 /// Opens a playback session: loads what it plays (through the cache, so a cached presentation
@@ -16,15 +15,19 @@ struct SessionOpener {
             return try await openVirtual(request, id: id, base: base)
         }
         let origin = request.urls[0]
+        #if DASH
         if PlaylistDetection.hasDASHExtension(origin) {
             return try await openDASH(request, id: id, base: base)
         }
+        #endif
         let loaded = try await load(origin, field: "url", headers: request.headers)
         guard let playlist = loaded.playlist else {
+            #if DASH
             if environment.holdsDASHManifest(origin, headers: request.headers) {
                 return try await openDASH(request, id: id, base: base)
             }
-            throw SessionOpenError.invalidField("url", "\(origin) is not an HLS playlist or a DASH MPD")
+            #endif
+            throw SessionOpenError.invalidField("url", "\(origin) is not \(PlaylistDetection.manifestKinds)")
         }
         var presentation = SessionPresentation(entry: .playlist(origin), locked: nil, base: base)
         guard playlist.kind == .master else {
@@ -119,42 +122,11 @@ struct SessionOpener {
         return HLSVirtualPlaylist.Part(playlist: playlist, url: base)
     }
 
-    /// A DASH session: the MPD is loaded (through the cache) and read for the quality lock; the
-    /// player then fetches it at the session's path form, where it is served rewritten with the
-    /// lock and the maximum bandwidth (``DASHManifestResponder``). The buffer policies follow
-    /// HLS media playlists' segments, which an MPD does not have: they are refused by name.
-    private func openDASH(_ request: PlaybackSessionRequest, id: String, base: String) async throws(SessionOpenError) -> SessionEngine {
-        let hlsOnly: [(String, Bool)] = [
-            ("bufferAhead", request.bufferAhead != nil), ("startBuffer", request.startBuffer != nil),
-            ("hideUntilBuffered", request.hideUntilBuffered), ("headSegments", request.headSegments != nil),
-            ("bandwidth", request.bandwidth != nil),
-        ]
-        if let (field, _) = hlsOnly.first(where: \.1) {
-            throw SessionOpenError.invalidField(field, "\"\(field)\" is not supported for a DASH presentation (an MPD) yet: only \"quality\" and \"maxBandwidth\" are")
-        }
-        let origin = request.urls[0]
-        let loaded = try await load(origin, as: DASHManifest.self, field: "url", headers: request.headers)
-        guard let manifest = loaded.document else {
-            throw SessionOpenError.invalidField("url", "\(origin) is not a DASH MPD that parses")
-        }
-        var presentation = SessionPresentation(entry: .dash(origin), locked: nil, base: base)
-        guard presentation.dashEndpoint != nil else {
-            throw .cannotServeDASH(base: base)
-        }
-        if let quality = request.quality {
-            guard let lock = DASHSessionLock(manifest: manifest, quality: quality, maximumBandwidth: request.maximumBandwidth) else {
-                throw SessionOpenError.invalidField("url", "\(origin) lists no Representation to play")
-            }
-            presentation.dashLock = lock
-        }
-        return SessionEngine(id: id, request: request, presentation: presentation, environment: environment)
-    }
-
     private func load(_ origin: OriginURL, field: String, headers: OriginHeaderFields) async throws(SessionOpenError) -> PlaylistLoader.Loaded {
         try await load(origin, as: HLSPlaylist.self, field: field, headers: headers)
     }
 
-    private func load<Document: ManifestDocument>(
+    func load<Document: ManifestDocument>(
         _ origin: OriginURL, as kind: Document.Type, field: String, headers: OriginHeaderFields
     ) async throws(SessionOpenError) -> LoadedManifest<Document> {
         do {
