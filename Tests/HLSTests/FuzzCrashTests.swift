@@ -27,6 +27,7 @@ import Testing
         #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/headerless-extinf-fast-path"))
         #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/extinf-space-after-colon"))
         #expect(Self.crashInputs.contains("FuzzHLSSession/crashes/implied-byterange-offset-past-head"))
+        #expect(Self.crashInputs.contains("FuzzHLSSession/crashes/part-implied-offset-past-head"))
     }
 
     /// FuzzHLSRoundTrip's property: lossless formatting gives the bytes back, and the canonical
@@ -83,5 +84,24 @@ import Testing
         // Only the segment where the route changes gets an offset it did not have.
         #expect(text.contains("#EXT-X-BYTERANGE:69864@834433\n") == (head == 2))
         #expect(text.contains("#EXT-X-BYTERANGE:69864\n") == (head != 2))
+    }
+
+    /// FuzzHLSSession's input: an LL-HLS playlist whose parts are sub-ranges of one file, the
+    /// second and third with implied offsets; the third belongs to the segment being produced.
+    /// Served head-only with a head of one segment, the third part goes to the origin while the
+    /// second went through the proxy, so its offset is written out, as a segment's is above.
+    @Test(arguments: [0, 1, 2, 3])
+    func impliedPartOffsetIsWrittenWhereTheRouteChanges(head: Int) throws {
+        let input = try Self.input("FuzzHLSSession/crashes/part-implied-offset-past-head")
+        let playlist = try HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict))
+        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
+        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
+        let rewritten = playlist.rewritten(base: base, policy: policy)
+        let reparsed = try HLSPlaylist(parsing: rewritten, options: HLSParserOptions(mode: .strict))
+        #expect(reparsed.parts.map(\.byteRange) == playlist.parts.map(\.byteRange))
+        #expect(reparsed.parts.map(\.segmentIndex) == [0, 0, 1])
+        let text = String(decoding: rewritten, as: UTF8.self)
+        #expect(text.contains("BYTERANGE=\"2000@4720\"") == (head == 1))
+        #expect(text.components(separatedBy: "BYTERANGE=\"2000\"").count - 1 == (head == 1 ? 1 : 2))
     }
 }

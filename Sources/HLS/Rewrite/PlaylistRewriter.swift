@@ -117,16 +117,35 @@ struct PlaylistRewriter: ~Copyable {
     private mutating func writeImpliedOffset(_ line: LineRecord, segment: Int, source: UnsafeBufferPointer<UInt8>) {
         guard segment > 0, segment < storage.segments.count, storage.segments[segment].flags.contains(.byteRange),
               !source[Int(line.contentStart)..<Int(line.contentEnd)].contains(ASCII.at) else { return }
-        let here = policy.route(for: HLSURIReference(role: .segment, index: segment, segmentIndex: segment))
-        let before = policy.route(for: HLSURIReference(role: .segment, index: segment - 1, segmentIndex: segment - 1))
-        switch (here, before) {
-        case (.unchanged, .unchanged), (.origin, .origin): return
-        case (.proxy(let endpoint), .proxy(let previous)) where endpoint == previous: return
-        default: break
-        }
+        guard !routedAlike(HLSURIReference(role: .segment, index: segment, segmentIndex: segment),
+                           HLSURIReference(role: .segment, index: segment - 1, segmentIndex: segment - 1)) else { return }
         flush(upTo: Int(line.contentEnd), source: source)
         output.append(ASCII.at)
         output.append(Array(String(storage.segments[segment].byteRangeOffset).utf8))
+    }
+
+    /// Whether the `BYTERANGE` of part `part` (its `attribute`) needs the offset it implies
+    /// written out: RFC 8216 allows an implied offset only after a part of the same URI, and the
+    /// policy routes this part elsewhere than the one before it (the first part past the head
+    /// goes to the origin, the one before it through the proxy).
+    private func partNeedsOffset(_ part: Int, _ attribute: AttributeRecord, source: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard part > 0, part < storage.parts.count, storage.parts[part].hasByteRange else { return false }
+        let content = attribute.content
+        guard !source[Int(content.start)..<Int(content.end)].contains(ASCII.at) else { return false }
+        let here = Int(storage.parts[part].segment)
+        let before = Int(storage.parts[part - 1].segment)
+        return !routedAlike(HLSURIReference(role: .part, index: part, segmentIndex: here),
+                            HLSURIReference(role: .part, index: part - 1, segmentIndex: before))
+    }
+
+    /// Whether the policy writes the URIs of `reference` and `other` the same way, so that equal
+    /// URIs stay equal.
+    private func routedAlike(_ reference: HLSURIReference, _ other: HLSURIReference) -> Bool {
+        switch (policy.route(for: reference), policy.route(for: other)) {
+        case (.unchanged, .unchanged), (.origin, .origin): true
+        case (.proxy(let endpoint), .proxy(let previous)): endpoint == previous
+        default: false
+        }
     }
 
     /// The index of the first line after `last` that is not blank. A dropped variant or
@@ -157,8 +176,9 @@ struct PlaylistRewriter: ~Copyable {
         copied = Int(line.contentEnd)
     }
 
-    /// Rewrites the URI attribute of a tag and, for a variant given a `bandwidth`, the values of
-    /// BANDWIDTH and AVERAGE-BANDWIDTH. Attributes are visited in source order, so every
+    /// Rewrites the URI attribute of a tag, the offset a part's BYTERANGE implies where the
+    /// policy splits its URI from the previous part's, and, for a variant given a `bandwidth`,
+    /// the values of BANDWIDTH and AVERAGE-BANDWIDTH. Attributes are visited in source order, so every
     /// replacement lands after the bytes already copied.
     private mutating func rewriteTag(_ line: LineRecord, at lineIndex: Int, source: UnsafeBufferPointer<UInt8>,
                                      bandwidth: UInt64?) {
@@ -177,6 +197,10 @@ struct PlaylistRewriter: ~Copyable {
                     appendPrepared(quoted: true)
                     copied = attribute.value.upperBound
                 }
+            } else if line.tag == .part, attribute.knownName == .byteRange, partNeedsOffset(index, attribute, source: source) {
+                flush(upTo: Int(attribute.content.end), source: source)
+                output.append(ASCII.at)
+                output.append(Array(String(storage.parts[index].byteRangeOffset).utf8))
             } else if let digits, attribute.knownName == .bandwidth || attribute.knownName == .averageBandwidth {
                 flush(upTo: attribute.value.lowerBound, source: source)
                 output.append(digits)
