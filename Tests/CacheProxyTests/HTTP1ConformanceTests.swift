@@ -23,9 +23,10 @@ struct HTTP1ConformanceTests {
         ("a lower-case method", "get /status HTTP/1.1\r\nHost: HOST\r\n\r\n"),
         ("an unknown method", "FOO /status HTTP/1.1\r\nHost: HOST\r\n\r\n"),
         ("HTTP/1.2", "GET /status HTTP/1.2\r\nHost: HOST\r\n\r\n"),
+        ("HTTP/2.0 in a request line", "GET /status HTTP/2.0\r\nHost: HOST\r\n\r\n"),
     ]
 
-    @Test("Ambiguous framing and broken syntax get 400 with Connection: close, and the connection closes",
+    @Test("Ambiguous framing and broken syntax get one 400 with Connection: close, and the connection closes",
           arguments: refused.map(\.0))
     func ambiguousRequestsAreRefused(_ name: String) async throws {
         let request = try #require(Self.refused.first { $0.0 == name }?.1)
@@ -36,6 +37,7 @@ struct HTTP1ConformanceTests {
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(name): \(text.prefix(200))")
             #expect(text.lowercased().contains("\r\nconnection: close\r\n"), "\(name)")
+            #expect(text.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "\(name): one answer, not one per parse error")
             #expect(closed, "\(name)")
             #expect(harness.origin.requests.isEmpty, "\(name): nothing reached the origin")
         }
