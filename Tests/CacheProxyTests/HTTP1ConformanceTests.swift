@@ -108,4 +108,35 @@ struct HTTP1ConformanceTests {
             }
         }
     }
+
+    @Test("A request to switch protocols (h2c, as curl --http2 asks) is answered in HTTP/1.1 and ends its connection, which a next request would otherwise wait on",
+          arguments: ["Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA",
+                      "Connection: upgrade\r\nUpgrade: websocket"])
+    func upgradeRequestsEndTheirConnection(_ fields: String) async throws {
+        try await ProxyHarness.run { harness in
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET /status HTTP/1.1\r\nHost: \(harness.host)\r\n\(fields)\r\n\r\n"
+                + "GET /status HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+            let response = try #require(await connection.readResponse(timeout: .seconds(30)))
+            #expect(response.status == 200)
+            #expect(response.headers["connection"]?.lowercased() == "close")
+            let started = ContinuousClock.now
+            let (rest, closed) = await connection.readUntilClosed(timeout: .seconds(30))
+            #expect(closed && rest.isEmpty)
+            #expect(ContinuousClock.now - started < .seconds(5), "closed after the answer, not at the head timeout")
+        }
+    }
+
+    @Test("A request that names an Upgrade without asking for it in Connection keeps its connection")
+    func anUpgradeFieldAloneKeepsTheConnection() async throws {
+        try await ProxyHarness.run { harness in
+            let connection = try RawConnection(port: harness.port)
+            connection.send("GET /status HTTP/1.1\r\nHost: \(harness.host)\r\nUpgrade: h2c\r\n\r\n"
+                + "GET /status HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n")
+            let first = await connection.readResponse(timeout: .seconds(30))
+            let second = await connection.readResponse(timeout: .seconds(30))
+            #expect(first?.status == 200 && first?.headers["connection"] == nil)
+            #expect(second?.status == 200)
+        }
+    }
 }

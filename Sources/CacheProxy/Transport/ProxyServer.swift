@@ -55,6 +55,7 @@ enum ProxyServer {
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
                     try pipeline.addHandler(FirstParseErrorHandler())
+                    try pipeline.addHandler(UpgradeRequestCloser())
                     try pipeline.addHandler(HTTPServerPipelineHandler())
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
                     // Below every handler that answers, so that it sees every response end.
