@@ -28,6 +28,7 @@ import Testing
         #expect(Self.crashInputs.contains("FuzzHLSRoundTrip/crashes/extinf-space-after-colon"))
         #expect(Self.crashInputs.contains("FuzzHLSSession/crashes/implied-byterange-offset-past-head"))
         #expect(Self.crashInputs.contains("FuzzHLSSession/crashes/part-implied-offset-past-head"))
+        #expect(Self.crashInputs.contains("FuzzHLSSession/crashes/literal-variable-reference-in-a-value"))
     }
 
     /// FuzzHLSRoundTrip's property: lossless formatting gives the bytes back, and the canonical
@@ -103,5 +104,23 @@ import Testing
         let text = String(decoding: rewritten, as: UTF8.self)
         #expect(text.contains("BYTERANGE=\"2000@4720\"") == (head == 1))
         #expect(text.components(separatedBy: "BYTERANGE=\"2000\"").count - 1 == (head == 1 ? 1 : 2))
+    }
+
+    /// FuzzHLSSession's input: a variable whose value is, literally, a variable reference
+    /// (`VALUE="{$host}"`: no substitution happens inside EXT-X-DEFINE), used in a segment URI.
+    /// Past the head the segment's URI is written resolved, substituted, so that `{$host}` would
+    /// have become a reference to a variable the playlist never defines: `{` is written encoded.
+    @Test(arguments: [0, 1, 2])
+    func aLiteralVariableReferenceStaysLiteral(head: Int) throws {
+        let input = try Self.input("FuzzHLSSession/crashes/literal-variable-reference-in-a-value")
+        let options = HLSParserOptions(mode: .strict, importedVariables: ["host": "https://cdn.example"])
+        let playlist = try HLSPlaylist(parsing: input, options: options)
+        #expect(playlist.segments.map(\.uri) == ["{$host}.ts"])
+        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
+        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
+        let reparsed = try HLSPlaylist(parsing: playlist.rewritten(base: base, policy: policy), options: options)
+        let expected = head == 0 ? "https://origin.example/a/%7B$host}.ts"
+            : "http://127.0.0.1:8080/proxy?url=https%3A%2F%2Forigin.example%2Fa%2F%7B%24host%7D.ts"
+        #expect(reparsed.segments.map(\.uri) == [expected])
     }
 }

@@ -274,9 +274,9 @@ import Testing
         }
     }
 
-    /// What the joined playlist escapes in a URI: controls, space, quote, DEL and non-ASCII.
+    /// What the joined playlist escapes in a URI: controls, space, quote, DEL, non-ASCII and `{`.
     static func escaped(_ byte: UInt8) -> [UInt8] {
-        guard byte <= 0x20 || byte == UInt8(ascii: "\"") || byte >= 0x7F else { return [byte] }
+        guard byte <= 0x20 || byte == UInt8(ascii: "\"") || byte >= 0x7F || byte == UInt8(ascii: "{") else { return [byte] }
         return Array("%\(String(byte >> 4, radix: 16, uppercase: true))\(String(byte & 0xF, radix: 16, uppercase: true))".utf8)
     }
 }
