@@ -48,7 +48,7 @@ passed=0 failures=0
 pass() { echo "e2e-without-dash: $1" >&2; passed=$((passed + 1)); }
 fail() { echo "e2e-without-dash: FAIL: $1" >&2; failures=$((failures + 1)); }
 
-playlist=$(curl -sf "$proxy/proxy?url=$(urlencode "$origin/show/index.m3u8")" || true)
+playlist=$(curl -sf --max-time 30 "$proxy/proxy?url=$(urlencode "$origin/show/index.m3u8")" || true)
 if grep -q "^http://127.0.0.1:$PROXY_PORT/proxy?url=" <<<"$playlist"; then
     pass "an HLS playlist is served rewritten"
 else
@@ -56,16 +56,16 @@ else
 fi
 
 mpd_url="$proxy/proxy?url=$(urlencode "$origin/show/manifest.mpd")"
-if cmp -s <(curl -sf "$mpd_url") "$work/www/show/manifest.mpd"; then
+if cmp -s <(curl -sf --max-time 30 "$mpd_url") "$work/www/show/manifest.mpd"; then
     pass "an MPD is served as the origin's bytes"
 else
     fail "the MPD through /proxy is not the origin's bytes"
 fi
 
-status=$(curl -s -o /dev/null -w '%{http_code}' "$proxy/dash/$(urlencode "$origin/show/")/manifest.mpd")
+status=$(curl -s --max-time 30 -o /dev/null -w '%{http_code}' "$proxy/dash/$(urlencode "$origin/show/")/manifest.mpd")
 if [ "$status" = 404 ]; then pass "DASH's path form is 404"; else fail "DASH's path form answered $status"; fi
 
-answer=$(curl -s -w '\n%{http_code}' -X POST "$proxy/sessions" -H 'Content-Type: application/json' \
+answer=$(curl -s --max-time 30 -w '\n%{http_code}' -X POST "$proxy/sessions" -H 'Content-Type: application/json' \
     -d "{\"url\": \"$origin/show/manifest.mpd\"}")
 if [ "$(tail -n 1 <<<"$answer")" = 400 ] && grep -q "is not an HLS playlist" <<<"$answer"; then
     pass "a session on an MPD is refused with 400"
@@ -75,7 +75,7 @@ fi
 
 stop_pids "$NGINX_PID"
 NGINX_PID=""
-if cmp -s <(curl -sf "$mpd_url") "$work/www/show/manifest.mpd"; then
+if cmp -s <(curl -sf --max-time 30 "$mpd_url") "$work/www/show/manifest.mpd"; then
     pass "the MPD comes from the cache with the origin stopped"
 else
     fail "the MPD is not served from the cache with the origin stopped"

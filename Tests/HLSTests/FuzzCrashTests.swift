@@ -74,14 +74,8 @@ import Testing
     /// so its offset is written out: an implied one must follow a sub-range of the same URI.
     @Test(arguments: [0, 1, 2, 3, 4])
     func impliedByteRangeOffsetIsWrittenWhereTheRouteChanges(head: Int) throws {
-        let input = try Self.input("FuzzHLSSession/crashes/implied-byterange-offset-past-head")
-        let playlist = try HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict))
-        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
-        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
-        let rewritten = playlist.rewritten(base: base, policy: policy)
-        let reparsed = try HLSPlaylist(parsing: rewritten, options: HLSParserOptions(mode: .strict))
+        let (playlist, text, reparsed) = try Self.servedHeadOnly("implied-byterange-offset-past-head", head: head)
         #expect(reparsed.segments.map(\.byteRange) == playlist.segments.map(\.byteRange))
-        let text = String(decoding: rewritten, as: UTF8.self)
         // Only the segment where the route changes gets an offset it did not have.
         #expect(text.contains("#EXT-X-BYTERANGE:69864@834433\n") == (head == 2))
         #expect(text.contains("#EXT-X-BYTERANGE:69864\n") == (head != 2))
@@ -93,15 +87,9 @@ import Testing
     /// second went through the proxy, so its offset is written out, as a segment's is above.
     @Test(arguments: [0, 1, 2, 3])
     func impliedPartOffsetIsWrittenWhereTheRouteChanges(head: Int) throws {
-        let input = try Self.input("FuzzHLSSession/crashes/part-implied-offset-past-head")
-        let playlist = try HLSPlaylist(parsing: input, options: HLSParserOptions(mode: .strict))
-        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
-        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
-        let rewritten = playlist.rewritten(base: base, policy: policy)
-        let reparsed = try HLSPlaylist(parsing: rewritten, options: HLSParserOptions(mode: .strict))
+        let (playlist, text, reparsed) = try Self.servedHeadOnly("part-implied-offset-past-head", head: head)
         #expect(reparsed.parts.map(\.byteRange) == playlist.parts.map(\.byteRange))
         #expect(reparsed.parts.map(\.segmentIndex) == [0, 0, 1])
-        let text = String(decoding: rewritten, as: UTF8.self)
         #expect(text.contains("BYTERANGE=\"2000@4720\"") == (head == 1))
         #expect(text.components(separatedBy: "BYTERANGE=\"2000\"").count - 1 == (head == 1 ? 1 : 2))
     }
@@ -112,15 +100,21 @@ import Testing
     /// have become a reference to a variable the playlist never defines: `{` is written encoded.
     @Test(arguments: [0, 1, 2])
     func aLiteralVariableReferenceStaysLiteral(head: Int) throws {
-        let input = try Self.input("FuzzHLSSession/crashes/literal-variable-reference-in-a-value")
-        let options = HLSParserOptions(mode: .strict, importedVariables: ["host": "https://cdn.example"])
-        let playlist = try HLSPlaylist(parsing: input, options: options)
+        let (playlist, _, reparsed) = try Self.servedHeadOnly("literal-variable-reference-in-a-value", head: head)
         #expect(playlist.segments.map(\.uri) == ["{$host}.ts"])
-        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
-        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
-        let reparsed = try HLSPlaylist(parsing: playlist.rewritten(base: base, policy: policy), options: options)
         let expected = head == 0 ? "https://origin.example/a/%7B$host}.ts"
             : "http://127.0.0.1:8080/proxy?url=https%3A%2F%2Forigin.example%2Fa%2F%7B%24host%7D.ts"
         #expect(reparsed.segments.map(\.uri) == [expected])
+    }
+
+    /// A kept FuzzHLSSession input (parsed strictly, as the target's property asks), served
+    /// head-only with a head of `head` segments, and the output parsed strictly again.
+    static func servedHeadOnly(_ name: String, head: Int) throws -> (input: HLSPlaylist, output: String, reparsed: HLSPlaylist) {
+        let strict = HLSParserOptions(mode: .strict, importedVariables: ["host": "https://cdn.example"])
+        let playlist = try HLSPlaylist(parsing: try input("FuzzHLSSession/crashes/\(name)"), options: strict)
+        let base = try #require(HLSBaseURL("https://origin.example/a/index.m3u8"))
+        let policy = HLSProxyRewritePolicy(endpoint: HLSProxyEndpoint(port: 8080), headSegmentCount: head)
+        let rewritten = playlist.rewritten(base: base, policy: policy)
+        return (playlist, String(decoding: rewritten, as: UTF8.self), try HLSPlaylist(parsing: rewritten, options: strict))
     }
 }
