@@ -1,11 +1,10 @@
 import CacheProxyParsing
-import NIOHTTP1
 
 extension CacheProxyConfiguration {
     /// The fields of a player's request that ``forwardedHeaders`` names, to send to the origin
     /// with the requests made for it. Fields the proxy owns are never forwarded, and a value
     /// the checks of ``OriginHeaderFields`` refuse is left out (the rest still goes).
-    func forwardedFields(from request: HTTPHeaders) -> OriginHeaderFields {
+    func forwardedFields(from request: HeaderFields) -> OriginHeaderFields {
         guard !forwardedHeaders.isEmpty else { return OriginHeaderFields() }
         var pairs: [(name: String, value: String)] = []
         var bytes = 0

@@ -44,10 +44,10 @@ final class AsyncHTTPOriginClient: OriginClient {
 
     func send(_ request: OriginRequest) async throws -> OriginResponse {
         var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.headers = request.headers
+        outgoing.headers = HTTPHeaders(Array(request.headers))
         do {
             let response = try await client.execute(outgoing, deadline: request.deadline)
-            return OriginResponse(status: Int(response.status.code), headers: response.headers,
+            return OriginResponse(status: Int(response.status.code), headers: HeaderFields(response.headers.map { ($0.name, $0.value) }),
                                   body: OriginBody(Body(base: response.body)))
         } catch {
             throw Self.translate(error)

@@ -2,20 +2,20 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NIOHTTP1
+import CacheProxy
 
 /// An `HTTPURLResponse` as an origin's head: its status and fields, described for the body
 /// `URLSession` delivers.
 struct ReceivedHead {
     var status: Int
-    var headers: HTTPHeaders
+    var headers: HeaderFields
     /// The body length the origin announced, when the body arrives as the origin sent it:
     /// a body that ends short of it was cut.
     var expectedLength: Int64?
 
     init(_ response: HTTPURLResponse) {
         status = response.statusCode
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         // `URLSession` gives a dictionary (repeated fields joined by commas): sorted, so that
         // the order is the same every time.
         let fields = response.allHeaderFields.compactMap { name, value in (name as? String).map { ($0, "\(value)") } }

@@ -43,8 +43,8 @@ struct PublicAddressTests {
         #expect(throws: CacheProxyError.self) { try CacheProxy(store: store, configuration: configuration) }
     }
 
-    static func request(host: String?) -> HTTPRequestHead {
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/proxy")
+    static func request(host: String?) -> RequestHead {
+        var head = RequestHead(method: .GET, uri: "/proxy", version: .http1_1)
         if let host { head.headers.add(name: "Host", value: host) }
         return head
     }

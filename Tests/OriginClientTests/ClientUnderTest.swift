@@ -31,7 +31,7 @@ struct ClientUnderTest {
 
     /// A GET of `url` whose head must come within `deadline`.
     func get(_ url: String, range: String? = nil, deadline: Duration = .seconds(30)) async throws -> OriginResponse {
-        var headers: HTTPHeaders = ["User-Agent": "SparseCache", "Accept-Encoding": "identity"]
+        var headers: HeaderFields = ["User-Agent": "SparseCache", "Accept-Encoding": "identity"]
         if let range { headers.add(name: "Range", value: range) }
         return try await client.send(OriginRequest(url: url, headers: headers, deadline: .now() + TimeAmount(deadline)))
     }

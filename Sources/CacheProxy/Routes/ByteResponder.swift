@@ -1,7 +1,6 @@
 import CacheProxyParsing
 import CacheStore
 import NIOCore
-import NIOHTTP1
 import SparseFile
 
 /// Serves a resource's bytes (anything that is not a playlist): from the cache when it has
@@ -22,7 +21,7 @@ struct ByteResponder {
         case isPlaylist
     }
 
-    func respond(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
+    func respond(origin: OriginURL, request: RequestHead, writer: ResponseWriter) async throws -> Outcome {
         do {
             return try await respondOrRelay(origin: origin, request: request, writer: writer)
         } catch let error as ByteDeliveryError {
@@ -32,7 +31,7 @@ struct ByteResponder {
         }
     }
 
-    private func respondOrRelay(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
+    private func respondOrRelay(origin: OriginURL, request: RequestHead, writer: ResponseWriter) async throws -> Outcome {
         do {
             return try await respondThroughCache(origin: origin, request: request, writer: writer)
         } catch let error where !writer.headSent && (error is StoreHasNoRoom || error is AnswerNotStorable) {
@@ -46,7 +45,7 @@ struct ByteResponder {
         }
     }
 
-    private func respondThroughCache(origin: OriginURL, request: HTTPRequestHead, writer: ResponseWriter) async throws -> Outcome {
+    private func respondThroughCache(origin: OriginURL, request: RequestHead, writer: ResponseWriter) async throws -> Outcome {
         let store = environment.store
         let key = environment.upstream.entryKey(for: origin, headers: headers)
         let reader = store.reader(for: key)

@@ -1,7 +1,6 @@
 #if DASH
 import CacheProxyParsing
 import DASH
-import NIOHTTP1
 
 /// Serves DASH MPDs: fetched whole (express lane), stored raw, and served rewritten so that
 /// every URL a player requests (BaseURLs, templates, SegmentURLs, initialization and index
@@ -28,7 +27,7 @@ struct DASHManifestResponder {
     /// Media types written on the rewritten MPD.
     static let contentType = "application/dash+xml"
 
-    func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    func respond(origin: OriginURL, directives: DeliveryDirectives, request: RequestHead, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
             try await PlaylistLoader.loadForPlayer(origin, as: DASHManifest.self, directives: directives, environment: environment,
                                                    headers: headers, writer: writer)

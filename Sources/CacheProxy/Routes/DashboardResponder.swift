@@ -1,12 +1,11 @@
 import NIOCore
-import NIOHTTP1
 
 /// Answers `GET /` with the dashboard: one self-contained HTML page (no external assets) whose
 /// script reads `/status`, `/entries` and `/downloads` every two seconds.
 struct DashboardResponder {
     func respond(writer: ResponseWriter) async throws {
         let body = writer.allocator.buffer(string: DashboardPage.html)
-        let headers: HTTPHeaders = [
+        let headers: HeaderFields = [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Length": String(body.readableBytes),
             "Cache-Control": "no-store",

@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// `POST /downloads` starts a download into the cache and answers 202 with its state;
 /// `GET /downloads` lists them, `GET /downloads/ID` reports one, `DELETE /downloads/ID` cancels
@@ -9,7 +8,7 @@ struct DownloadResponder {
     let environment: FetchEnvironment
     let downloads: DownloadManager
 
-    func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+    func respondToCollection(_ request: RequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
             let download = try ControlRequest.parse(body, limit: DownloadRequest.maximumBodyBytes, what: "a download request") {
@@ -27,7 +26,7 @@ struct DownloadResponder {
         }
     }
 
-    func respondToDownload(_ id: String, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    func respondToDownload(_ id: String, request: RequestHead, writer: ResponseWriter) async throws {
         let status: DownloadStatus?
         switch request.method {
         case .GET, .HEAD: status = downloads.status(id)

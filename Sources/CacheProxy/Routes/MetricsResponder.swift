@@ -1,4 +1,3 @@
-import NIOHTTP1
 
 /// Answers `GET /metrics` with the proxy's metrics in its exporter's format (the Prometheus
 /// text format by default), the values the store, lanes and breakers keep read at that moment.
@@ -15,7 +14,7 @@ struct MetricsResponder {
             evictionsSoFar: store.statistics.evictions,
             waiting: [.express: environment.upstream.express.snapshot.waiting, .segment: environment.upstream.segments.snapshot.waiting],
             breakersOpen: environment.upstream.breakers.openCount, openConnections: environment.counters.snapshot.openConnections))
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Content-Type", value: metrics.contentType)
         headers.add(name: "Content-Length", value: String(exposition.count))
         headers.add(name: "Cache-Control", value: "no-store")

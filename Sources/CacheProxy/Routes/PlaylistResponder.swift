@@ -2,7 +2,6 @@ import CacheProxyParsing
 import CacheStore
 import HLS
 import NIOCore
-import NIOHTTP1
 import SparseFile
 
 /// Serves playlists: fetched whole (express lane), stored raw, and served rewritten so that
@@ -18,7 +17,7 @@ struct PlaylistResponder {
     /// The fields asked for the origin requests (a player's forwarded fields).
     var headers = OriginHeaderFields()
 
-    func respond(origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    func respond(origin: OriginURL, directives: DeliveryDirectives, request: RequestHead, writer: ResponseWriter) async throws {
         let loaded = try await ProxyFailure.answering { () async throws(PlaylistLoadError) in
             try await PlaylistLoader.loadForPlayer(origin, directives: directives, environment: environment, headers: headers, writer: writer)
         }
@@ -36,7 +35,7 @@ struct PlaylistResponder {
         _ body: [UInt8], playlist: HLSPlaylist?, url: String, contentType: String?, policy: HLSProxyRewritePolicy, writer: ResponseWriter
     ) async throws {
         guard let playlist, let base = HLSBaseURL(url) else {
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             headers.add(name: "Cache-Control", value: "no-cache")
             headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
             headers.add(name: "Content-Length", value: String(body.count))
@@ -51,7 +50,7 @@ struct PlaylistResponder {
     /// Sends a manifest rewritten for the proxy: never stored by the player's HTTP stack
     /// (`no-cache`; the proxy decides when it changes), counted as served.
     static func sendRewritten(_ rewritten: [UInt8], contentType: String, environment: FetchEnvironment, writer: ResponseWriter) async throws {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Cache-Control", value: "no-cache")
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: String(rewritten.count))

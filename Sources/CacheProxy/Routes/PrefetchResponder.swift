@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// `POST /prefetch` replaces the prefetch queue with a feed's next videos and answers 202 with
 /// the queue; `DELETE /prefetch` cancels everything; `GET /prefetch` reports the queue.
@@ -8,7 +7,7 @@ struct PrefetchResponder {
     let environment: FetchEnvironment
     let scheduler: PrefetchScheduler
 
-    func respond(to request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+    func respond(to request: RequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
             let limits = environment.configuration.limits.prefetch

@@ -1,4 +1,3 @@
-import NIOHTTP1
 
 // The statuses of the engine's errors: the one place where a failure of the engine (origins,
 // playlists, bytes, sessions) becomes an HTTP answer. The Swift API maps the same errors to
@@ -47,7 +46,7 @@ extension ProxyFailure {
 
     /// A range past the end: 416, with the length in `Content-Range` (RFC 9110, 15.5.17).
     init(_ error: UnsatisfiableRange) {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Content-Range", value: "bytes */\(error.length)")
         headers.add(name: "Accept-Ranges", value: "bytes")
         self.init(status: 416, error.description, headers: headers)

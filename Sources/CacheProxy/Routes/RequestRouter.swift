@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// Answers one request: hands it to the responder of the route the connection parsed from its
 /// target (``RoutedRequest``; the routes are declared in `RouteTable`, CacheProxyParsing), or
@@ -31,7 +30,7 @@ struct RequestRouter: Sendable {
             }
             context.logger.debug("request failed", metadata: ["uri": "\(request.uri.prefix(200))", "status": "\(failure.status)", "error": "\(failure.message)"])
             do {
-                let status = HTTPResponseStatus(statusCode: failure.status)
+                let status = ResponseStatus(statusCode: failure.status)
                 if failure.field != nil || traits.errors == .json {
                     // The control routes speak JSON, their errors included.
                     try await StatusResponder.sendJSON(ErrorBody(error: failure.message, field: failure.field), status: status,
@@ -57,7 +56,7 @@ struct RequestRouter: Sendable {
         @EncodedAsNull var field: String?
     }
 
-    private func dispatch(_ request: HTTPRequestHead, route routed: RequestRoute, body: ByteBuffer?, writer: ResponseWriter) async throws {
+    private func dispatch(_ request: RequestHead, route routed: RequestRoute, body: ByteBuffer?, writer: ResponseWriter) async throws {
         // Before the parameters: a POST of a player's URL is 405 whatever its query holds.
         if routed.traits.methods == .getAndHead, request.method != .GET, request.method != .HEAD {
             throw ProxyFailure(status: 405, "only GET and HEAD are served here", headers: ["Allow": "GET, HEAD"])
@@ -130,7 +129,7 @@ struct RequestRouter: Sendable {
     /// Serves an origin URL through the cache (from `/proxy?url=` or DASH's path form): as an
     /// HLS playlist or a DASH MPD when its name or its origin's content type says so, as bytes
     /// otherwise.
-    private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    private func serve(_ origin: OriginURL, directives: DeliveryDirectives, request: RequestHead, writer: ResponseWriter) async throws {
         try context.fetching.checkAllowed([origin])
         let headers = context.configuration.forwardedFields(from: request.headers)
         let playlists = PlaylistResponder(environment: context.fetching, addresses: context.addresses, headers: headers)

@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import HLS
-import NIOHTTP1
 
 /// Serves a session's playlists: loaded as the proxy loads any playlist, then shaped by the
 /// session's policy — one variant when locked, BANDWIDTH injected, variants above the maximum

@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// The session routes: `POST /sessions` opens one, `GET /sessions` lists them, `GET` and
 /// `DELETE /sessions/ID` report and close one, and `GET /sessions/ID/...` serves its playlists
@@ -11,7 +10,7 @@ struct SessionResponder {
     let addresses: ProxyAddresses
     let sessions: SessionRegistry
 
-    func respondToCollection(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+    func respondToCollection(_ request: RequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         switch request.method {
         case .POST:
             let limits = hits.configuration.limits.sessions
@@ -32,7 +31,7 @@ struct SessionResponder {
         }
     }
 
-    func respondToSession(_ id: String, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    func respondToSession(_ id: String, request: RequestHead, writer: ResponseWriter) async throws {
         switch request.method {
         case .GET, .HEAD:
             guard let status = sessions.session(id)?.status ?? sessions.closedSession(id) else { throw Self.unknown(id) }
@@ -46,7 +45,7 @@ struct SessionResponder {
     }
 
     /// `GET /sessions/ID/index.m3u8`, `GET /sessions/ID/proxy?url=...` and `GET /sessions/ID/dash/...`.
-    func respondToResource(_ id: String, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
+    func respondToResource(_ id: String, origin: OriginURL?, directives: DeliveryDirectives, request: RequestHead,
                            writer: ResponseWriter) async throws {
         guard request.method == .GET || request.method == .HEAD else {
             throw ProxyFailure(status: 405, "a session's playlists and media take GET and HEAD", headers: ["Allow": "GET, HEAD"])
@@ -75,7 +74,7 @@ struct SessionResponder {
         }
     }
 
-    private func respondToResource(_ engine: SessionEngine, origin: OriginURL?, directives: DeliveryDirectives, request: HTTPRequestHead,
+    private func respondToResource(_ engine: SessionEngine, origin: OriginURL?, directives: DeliveryDirectives, request: RequestHead,
                                    writer: ResponseWriter) async throws {
         let headers = hits.configuration.forwardedFields(from: request.headers).merged(over: engine.request.headers)
         let playlists = SessionPlaylistResponder(environment: hits.fetching, addresses: addresses, engine: engine, headers: headers)
@@ -109,7 +108,7 @@ struct SessionResponder {
     }
 
     /// The first byte a request's `Range` asks for, when it names one without the length.
-    private static func firstByte(of request: HTTPRequestHead) -> UInt64? {
+    private static func firstByte(of request: RequestHead) -> UInt64? {
         guard let value = request.headers.first(name: "range"), case .single(let range)? = try? RangeRequest(parsing: value) else {
             return nil
         }

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import NIOCore
-import NIOHTTP1
 
 /// Answers `GET /status` with ``ProxyStatus`` as JSON.
 struct StatusResponder {
@@ -15,7 +14,7 @@ struct StatusResponder {
     }
 
     /// Sends `value` as a JSON document.
-    static func sendJSON(_ value: some Encodable, status: HTTPResponseStatus, headers extra: HTTPHeaders = [:], writer: ResponseWriter) async throws {
+    static func sendJSON(_ value: some Encodable, status: ResponseStatus, headers extra: HeaderFields = [:], writer: ResponseWriter) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(value)

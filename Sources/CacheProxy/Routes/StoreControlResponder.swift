@@ -1,7 +1,6 @@
 import CacheProxyParsing
 import CacheStore
 import NIOCore
-import NIOHTTP1
 
 /// The store's control routes, which let an app (or `sparsecache pin`, `rm`, `clear`, `evict`)
 /// manage the store while the proxy serves from it:
@@ -17,7 +16,7 @@ struct StoreControlResponder {
 
     private var control: StoreControl { StoreControl(store: hits.store, hits: hits) }
 
-    func respondToPinning(_ pinned: Bool, request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+    func respondToPinning(_ pinned: Bool, request: RequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         let path = pinned ? "/entries/pin" : "/entries/unpin"
         guard request.method == .POST else { throw ProxyFailure(status: 405, "\(path) takes POST", headers: ["Allow": "POST"]) }
         let entry = try ControlRequest.parse(body, limit: EntryRequest.maximumBodyBytes, what: "an entry request") {
@@ -27,7 +26,7 @@ struct StoreControlResponder {
         try await StatusResponder.sendJSON(EntriesPage.Entry(changed), status: .ok, writer: writer)
     }
 
-    func respondToEntry(_ url: String, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    func respondToEntry(_ url: String, request: RequestHead, writer: ResponseWriter) async throws {
         switch request.method {
         case .GET, .HEAD:
             let key = control.key(for: url)
@@ -43,7 +42,7 @@ struct StoreControlResponder {
         }
     }
 
-    func respondToEntries(_ page: EntriesPageRequest, request: HTTPRequestHead, writer: ResponseWriter) async throws {
+    func respondToEntries(_ page: EntriesPageRequest, request: RequestHead, writer: ResponseWriter) async throws {
         switch request.method {
         case .GET, .HEAD:
             try await StatusResponder.sendJSON(EntriesPage(store: hits.store, page), status: .ok, writer: writer)
@@ -59,7 +58,7 @@ struct StoreControlResponder {
         }
     }
 
-    func respondToEvict(_ request: HTTPRequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
+    func respondToEvict(_ request: RequestHead, body: ByteBuffer?, writer: ResponseWriter) async throws {
         guard request.method == .POST else { throw ProxyFailure(status: 405, "/evict takes POST", headers: ["Allow": "POST"]) }
         let evict = try ControlRequest.parse(body, limit: EvictRequest.maximumBodyBytes, what: "an evict request") {
             bytes throws(ParseError) in try EvictRequest(parsing: bytes)

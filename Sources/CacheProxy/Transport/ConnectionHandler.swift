@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// Serves the requests of one client connection in order, until the client closes, a response
 /// must end the connection, or the proxy stops.

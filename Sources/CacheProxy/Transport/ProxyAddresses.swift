@@ -1,5 +1,4 @@
 import HLS
-import NIOHTTP1
 import Synchronization
 
 /// Where players reach the proxy: the port it listens on, once it does, and the base of every
@@ -26,12 +25,12 @@ final class ProxyAddresses: Sendable {
     var port: Int { listeningPort ?? configuredPort }
 
     /// `http://HOST:PORT` as players reach the proxy (see ``PublicAddress/base(for:port:)``).
-    func baseURL(for request: HTTPRequestHead?) -> String {
+    func baseURL(for request: RequestHead?) -> String {
         publicAddress.base(for: request, port: port)
     }
 
     /// Where rewritten URIs of the compatibility form point: `BASE/proxy?url=...`.
-    func proxyEndpoint(for request: HTTPRequestHead?) -> HLSProxyEndpoint {
+    func proxyEndpoint(for request: RequestHead?) -> HLSProxyEndpoint {
         HLSProxyEndpoint(baseURL(for: request) + "/proxy") ?? HLSProxyEndpoint(port: UInt16(clamping: configuredPort))
     }
 }

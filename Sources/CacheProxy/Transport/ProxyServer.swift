@@ -4,7 +4,7 @@ import NIOPosix
 
 /// The listening socket and the pipeline every connection gets.
 enum ProxyServer {
-    typealias Connection = NIOAsyncChannel<RoutedRequestPart, HTTPServerResponsePart>
+    typealias Connection = NIOAsyncChannel<RoutedRequestPart, ResponsePart>
     typealias Listener = NIOAsyncChannel<Connection, Never>
 
     static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
@@ -55,9 +55,10 @@ enum ProxyServer {
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
                         leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
                     try pipeline.addHandler(FirstParseErrorHandler())
-                    try pipeline.addHandler(UpgradeRequestCloser())
                     try pipeline.addHandler(HTTPServerPipelineHandler())
                     try pipeline.addHandler(HTTPServerProtocolErrorHandler())
+                    try pipeline.addHandler(NIOHTTP1Bridge())
+                    try pipeline.addHandler(UpgradeRequestCloser())
                     // Below every handler that answers, so that it sees every response end.
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))
                     // Before every handler that answers a request (new routes are guarded by default).

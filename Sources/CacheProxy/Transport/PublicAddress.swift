@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import HLS
-import NIOHTTP1
 
 /// How players reach a proxy, settled once from its configuration: the public URL it was given,
 /// or what its listening address says (whether it is loopback, and the host as a URL writes it).
@@ -23,7 +22,7 @@ struct PublicAddress: Sendable {
     /// listening on `port`: the public URL when there is one; else, on loopback, the listening
     /// address; else the request's `Host` when it is a valid host and port, and the listening
     /// address when it is not.
-    func base(for request: HTTPRequestHead?, port: Int) -> String {
+    func base(for request: RequestHead?, port: Int) -> String {
         if let fixedBase { return fixedBase }
         if !listensOnLoopback, let value = request?.headers.first(name: "host"),
            let host = try? RequestAuthority(parsing: value.utf8), host.isPlainName {

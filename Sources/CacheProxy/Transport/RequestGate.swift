@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// The request policy as one connection applies it: with the address and port that connection
 /// reached, and remembering the last `Host` its plain requests passed with, so that a player's
@@ -33,7 +32,7 @@ final class RequestGate {
     }
 
     /// The verdict on a request the decoder delivered, whose route needs `access`.
-    func verdict(for head: HTTPRequestHead, access: RouteAccess) -> RequestPolicy.Verdict {
+    func verdict(for head: RequestHead, access: RouteAccess) -> RequestPolicy.Verdict {
         let headers = head.headers
         let length = headers.first(name: "content-length").flatMap { Int($0) } ?? 0
         let origin = headers.first(name: "origin")

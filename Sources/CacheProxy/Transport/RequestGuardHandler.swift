@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// Judges every request SwiftNIO's HTTP decoder delivers by the request policy, before any
 /// handler may answer it (`CacheHitHandler` and the asynchronous path sit behind it, so a new
@@ -12,17 +11,17 @@ import NIOHTTP1
 ///
 /// It sits below `RequestHeadTimeoutHandler`, which must see the ends of its answers too.
 final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias InboundIn = RequestPart
+    typealias InboundOut = RequestPart
+    typealias OutboundIn = ResponsePart
+    typealias OutboundOut = ResponsePart
 
     private enum State {
         case idle
         /// The request went on; its response names `corsOrigin` when set.
         case forwarding(corsOrigin: String?)
         /// The answer, sent when the request's end arrives.
-        case answering(HTTPResponseHead, body: ByteBuffer?)
+        case answering(ResponseHead, body: ByteBuffer?)
     }
 
     /// What a page's script may read of a response besides the safelisted headers.
@@ -80,8 +79,8 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 
-    private static func preflightApproval(_ request: HTTPRequestHead, origin: String) -> HTTPResponseHead {
-        var headers: HTTPHeaders = [
+    private static func preflightApproval(_ request: RequestHead, origin: String) -> ResponseHead {
+        var headers: HeaderFields = [
             "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Methods": allowedMethods,
             "Access-Control-Allow-Headers": allowedHeaders, "Access-Control-Max-Age": "600", "Vary": "Origin",
         ]
@@ -92,21 +91,21 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return response(to: request, status: .noContent, headers: headers)
     }
 
-    private static func refusal(_ refusal: RequestPolicy.Refusal, to request: HTTPRequestHead, allocator: ByteBufferAllocator)
-        -> (HTTPResponseHead, ByteBuffer?)
+    private static func refusal(_ refusal: RequestPolicy.Refusal, to request: RequestHead, allocator: ByteBufferAllocator)
+        -> (ResponseHead, ByteBuffer?)
     {
         let body = allocator.buffer(string: refusal.reason + "\n")
-        var headers: HTTPHeaders = [
+        var headers: HeaderFields = [
             "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.readableBytes), "Cache-Control": "no-store",
         ]
         if let challenge = refusal.challenge { headers.add(name: "WWW-Authenticate", value: challenge) }
-        return (response(to: request, status: HTTPResponseStatus(statusCode: refusal.status), headers: headers),
+        return (response(to: request, status: ResponseStatus(statusCode: refusal.status), headers: headers),
                 request.method == .HEAD ? nil : body)
     }
 
-    private static func response(to request: HTTPRequestHead, status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
+    private static func response(to request: RequestHead, status: ResponseStatus, headers: HeaderFields) -> ResponseHead {
         var headers = headers
         _ = ResponseFraming.apply(to: &headers, version: request.version, keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
-        return HTTPResponseHead(version: request.version, status: status, headers: headers)
+        return ResponseHead(version: request.version, status: status, headers: headers)
     }
 }

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 
 /// Closes a connection that takes longer than `timeout` to send a request head, counted from
 /// the connection's start and from the moment each response has been written out: it stops
@@ -20,10 +19,10 @@ import NIOHTTP1
 /// nothing and has nothing left to send is closed whole at once: a client that keeps an idle
 /// connection open (an HTTP stack's pool) must not hold the shutdown for its grace period.
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias InboundIn = RequestPart
+    typealias InboundOut = RequestPart
+    typealias OutboundIn = ResponsePart
+    typealias OutboundOut = ResponsePart
 
     private let timeout: TimeAmount
     /// When the connection started waiting for a request head; nil while one is being served.

@@ -1,4 +1,3 @@
-import NIOHTTP1
 
 /// How a response's connection headers are set, and whether the connection outlives it.
 enum ResponseFraming {
@@ -9,7 +8,7 @@ enum ResponseFraming {
     ///   which is not told the request was a HEAD, would frame it as chunked and write a
     ///   terminator).
     static func apply(
-        to headers: inout HTTPHeaders, version: HTTPVersion, keepAlive: Bool, isHead: Bool
+        to headers: inout HeaderFields, version: ProtocolVersion, keepAlive: Bool, isHead: Bool
     ) -> (keepAlive: Bool, endsWithConnection: Bool) {
         let framing = decide(version: version, keepAlive: keepAlive, isHead: isHead, hasLength: headers.contains(name: "Content-Length"))
         if let connection = framing.connection { headers.replaceOrAdd(name: "Connection", value: connection) }
@@ -19,7 +18,7 @@ enum ResponseFraming {
     /// The same decision for a response whose headers are not built yet: the `Connection`
     /// value it must carry (nil: none), with what ``apply(to:version:keepAlive:isHead:)`` returns.
     static func decide(
-        version: HTTPVersion, keepAlive: Bool, isHead: Bool, hasLength: Bool
+        version: ProtocolVersion, keepAlive: Bool, isHead: Bool, hasLength: Bool
     ) -> (keepAlive: Bool, endsWithConnection: Bool, connection: String?) {
         var keepAlive = keepAlive
         var endsWithConnection = false

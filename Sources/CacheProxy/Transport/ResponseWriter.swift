@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 
 /// Writes one response to a client connection, with backpressure: a write waits while the
 /// connection is not writable, so a slow client holds at most a chunk or two in memory.
@@ -7,9 +6,9 @@ import NIOHTTP1
 /// It remembers whether the head went out: an error before that becomes an error response,
 /// an error after it can only end the connection (a response cut short is never completed).
 final class ResponseWriter {
-    private let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    private let outbound: NIOAsyncChannelOutboundWriter<ResponsePart>
     let allocator: ByteBufferAllocator
-    private let version: HTTPVersion
+    private let version: ProtocolVersion
     /// Whether the connection stays open after this response.
     private(set) var keepAlive: Bool
     let isHead: Bool
@@ -19,7 +18,7 @@ final class ResponseWriter {
     /// The playback session whose traffic this response is, if any: its body bytes count there.
     var session: SessionTraffic?
     /// The status of the head sent, for the access log and the metrics.
-    private(set) var status: HTTPResponseStatus?
+    private(set) var status: ResponseStatus?
     /// The body bytes written so far.
     private(set) var bodyBytes: UInt64 = 0
     /// How the response used the cache, told by the responder that served an origin resource.
@@ -33,7 +32,7 @@ final class ResponseWriter {
     /// connection instead.
     private var endsWithConnection = false
 
-    init(outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, allocator: ByteBufferAllocator, request: HTTPRequestHead) {
+    init(outbound: NIOAsyncChannelOutboundWriter<ResponsePart>, allocator: ByteBufferAllocator, request: RequestHead) {
         self.outbound = outbound
         self.allocator = allocator
         version = request.version
@@ -43,7 +42,7 @@ final class ResponseWriter {
 
     /// Sends the head. Without `Content-Length` the body is chunked (HTTP/1.1) or ends with
     /// the connection (HTTP/1.0).
-    func sendHead(status: HTTPResponseStatus, headers: HTTPHeaders) async throws {
+    func sendHead(status: ResponseStatus, headers: HeaderFields) async throws {
         try await outbound.write(.head(makeHead(status: status, headers: headers)))
     }
 
@@ -71,7 +70,7 @@ final class ResponseWriter {
     }
 
     /// Sends a whole response in one flush (a small body, or none for HEAD).
-    func sendComplete(status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer?) async throws {
+    func sendComplete(status: ResponseStatus, headers: HeaderFields, body: ByteBuffer?) async throws {
         let head = makeHead(status: status, headers: headers)
         if let body, !isHead {
             session?.recordServed(UInt64(body.readableBytes))
@@ -83,7 +82,7 @@ final class ResponseWriter {
     }
 
     /// A short plain-text error response.
-    func sendError(_ status: HTTPResponseStatus, _ message: String, extraHeaders: HTTPHeaders = [:]) async throws {
+    func sendError(_ status: ResponseStatus, _ message: String, extraHeaders: HeaderFields = [:]) async throws {
         var headers = extraHeaders
         let body = allocator.buffer(string: message + "\n")
         headers.replaceOrAdd(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -92,7 +91,7 @@ final class ResponseWriter {
         try await sendComplete(status: status, headers: headers, body: body)
     }
 
-    private func makeHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponseHead {
+    private func makeHead(status: ResponseStatus, headers: HeaderFields) -> ResponseHead {
         headSent = true
         headSentAt = .now
         self.status = status
@@ -100,6 +99,6 @@ final class ResponseWriter {
         let framing = ResponseFraming.apply(to: &headers, version: version, keepAlive: keepAlive, isHead: isHead)
         keepAlive = framing.keepAlive
         endsWithConnection = framing.endsWithConnection
-        return HTTPResponseHead(version: version, status: status, headers: headers)
+        return ResponseHead(version: version, status: status, headers: headers)
     }
 }

@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// A request's head with the route its target names, parsed once at the edge of the
 /// connection: what the handlers behind the hit handlers and the connection's task receive, so
@@ -10,10 +9,10 @@ import NIOHTTP1
 /// A class, so that the request parts stay as small as SwiftNIO's own (a larger head would make
 /// every body part a boxed value on its way through the pipeline).
 final class RoutedRequest: Equatable, Sendable {
-    let head: HTTPRequestHead
+    let head: RequestHead
     let route: RequestRoute
 
-    init(head: HTTPRequestHead, route: RequestRoute) {
+    init(head: RequestHead, route: RequestRoute) {
         self.head = head
         self.route = route
     }
@@ -24,4 +23,4 @@ final class RoutedRequest: Equatable, Sendable {
 }
 
 /// The request parts the connection's task reads: SwiftNIO's, with the routed head.
-typealias RoutedRequestPart = HTTPPart<RoutedRequest, ByteBuffer>
+typealias RoutedRequestPart = HTTP1Part<RoutedRequest, ByteBuffer>

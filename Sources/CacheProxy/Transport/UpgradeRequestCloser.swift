@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 
 /// Marks a request that the decoder takes for the start of another protocol as the connection's
 /// last. After such a request (one whose `Connection` field names `upgrade` beside an `Upgrade`
@@ -8,8 +7,8 @@ import NIOHTTP1
 /// HTTP/1.1 only, so it answers such a request as any other, with `Connection: close`, and the
 /// client opens a new connection for its next one.
 final class UpgradeRequestCloser: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
+    typealias InboundIn = RequestPart
+    typealias InboundOut = RequestPart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data), Self.stopsTheDecoder(head) else {
@@ -21,9 +20,9 @@ final class UpgradeRequestCloser: ChannelInboundHandler, RemovableChannelHandler
     }
 
     /// llhttp's rule for a request after which it parses no more.
-    static func stopsTheDecoder(_ head: HTTPRequestHead) -> Bool {
+    static func stopsTheDecoder(_ head: RequestHead) -> Bool {
         if head.method == .CONNECT { return true }
         guard head.headers.contains(name: "upgrade") else { return false }
-        return head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
+        return head.headers.hasElement("upgrade", inField: "connection")
     }
 }

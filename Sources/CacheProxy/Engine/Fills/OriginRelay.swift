@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// Answers a request straight from the origin, storing nothing: status, representation headers
 /// and body as the origin sent them for the client's `Range`. The proxy falls back to it when
@@ -9,13 +8,13 @@ struct OriginRelay {
     let environment: FetchEnvironment
 
     func respond(
-        origin: OriginURL, request: HTTPRequestHead, lane: UpstreamLane.Kind, headers: OriginHeaderFields, writer: ResponseWriter
+        origin: OriginURL, request: RequestHead, lane: UpstreamLane.Kind, headers: OriginHeaderFields, writer: ResponseWriter
     ) async throws {
         let range = request.headers.first(name: "range")
         do {
             try await environment.upstream.relay(origin, range: range, lane: lane, headers: headers) { head, body in
                 guard [200, 206, 416].contains(head.status) else { throw UpstreamError(.status(head.status), "\(origin): the origin answered \(head.status)") }
-                try await writer.sendHead(status: HTTPResponseStatus(statusCode: head.status), headers: Self.headers(head))
+                try await writer.sendHead(status: ResponseStatus(statusCode: head.status), headers: Self.headers(head))
                 if !writer.isHead {
                     for try await chunk in body {
                         environment.counters.recordFetched(UInt64(chunk.readableBytes))
@@ -32,8 +31,8 @@ struct OriginRelay {
     }
 
     /// The origin's representation headers; the length only when the body's length is known.
-    private static func headers(_ head: OriginResponseHead) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+    private static func headers(_ head: OriginResponseHead) -> HeaderFields {
+        var headers = HeaderFields()
         headers.add(name: "Content-Type", value: head.metadata.contentType ?? "application/octet-stream")
         headers.add(name: "Accept-Ranges", value: "bytes")
         if let entityTag = head.metadata.entityTag { headers.add(name: "ETag", value: entityTag) }

@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 import SparseFile
 
 /// The answer to a byte request once the representation's length is known: the status, the
@@ -35,10 +34,10 @@ struct ByteResponsePlan {
     }
 
     /// 200, or 206 for a range.
-    var status: HTTPResponseStatus { partial == nil ? .ok : .partialContent }
+    var status: ResponseStatus { partial == nil ? .ok : .partialContent }
 
     /// The response's headers: the representation's, `Content-Length`, and `Content-Range` for a 206.
-    var headers: HTTPHeaders {
+    var headers: HeaderFields {
         var headers = Self.headers(facts, length: contentLength)
         if let partial { headers.add(name: "Content-Range", value: Self.contentRange(partial.range, length: partial.length)) }
         return headers
@@ -54,7 +53,7 @@ struct ByteResponsePlan {
     /// `Connection: connection`: status line, header fields, empty line. A hit answered from
     /// the raw request bytes writes its head so, without building the headers first;
     /// `headerLines` are the facts' ``EntryFacts/representationHeaderLines()``, made once per entry.
-    func writeHead(version: HTTPVersion, headerLines: [UInt8], connection: String?, into buffer: inout ByteBuffer) {
+    func writeHead(version: ProtocolVersion, headerLines: [UInt8], connection: String?, into buffer: inout ByteBuffer) {
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.headCapacity(headerLines: headerLines, connection: connection)) { raw in
             var head = HeadWriter(into: raw.bindMemory(to: UInt8.self))
             head.append(version.minor == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
@@ -95,7 +94,7 @@ struct ByteResponsePlan {
     }
 
     /// The headers of a byte response: the origin's type and validators, and the length when known.
-    static func headers(_ facts: EntryFacts, length: UInt64?) -> HTTPHeaders {
+    static func headers(_ facts: EntryFacts, length: UInt64?) -> HeaderFields {
         var headers = facts.representationHeaders
         if let length { headers.add(name: "Content-Length", value: String(length)) }
         return headers
@@ -103,7 +102,7 @@ struct ByteResponsePlan {
 
     /// The range to serve: one valid range, or nil for the whole representation (no `Range`,
     /// several ranges, a header that does not parse, or an `If-Range` that does not match).
-    static func requestedRange(_ headers: HTTPHeaders, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
+    static func requestedRange(_ headers: HeaderFields, facts: EntryFacts, limits: RangeRequestLimits) -> RangeSpecifier? {
         requestedRange(range: headers.first(name: "range"), ifRange: headers.first(name: "if-range"), facts: facts, limits: limits)
     }
 

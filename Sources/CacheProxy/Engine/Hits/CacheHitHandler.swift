@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 
 /// Answers cache hits among the requests SwiftNIO's HTTP decoder delivers (those
 /// `RawHitHandler` did not answer from the raw bytes), through the connection's `HitResponder`.
@@ -10,9 +9,9 @@ import NIOHTTP1
 /// It sits after `HTTPServerPipelineHandler`, which hands over a request only once the
 /// previous response has ended, so answers from here and from behind never interleave.
 final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundIn = RequestPart
     typealias InboundOut = RoutedRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundOut = ResponsePart
 
     private enum State {
         case idle

@@ -1,5 +1,4 @@
 import CacheStore
-import NIOHTTP1
 import SparseFile
 
 /// What the cache knows about an entry's representation: length, type, validators, and the
@@ -11,7 +10,7 @@ final class EntryFacts: Sendable {
     let entityTag: String?
     let lastModified: String?
     /// The headers of every byte response of this representation, lengths and ranges aside.
-    let representationHeaders: HTTPHeaders
+    let representationHeaders: HeaderFields
     /// Whether the origin's content type names a manifest (an HLS playlist or a DASH MPD): one
     /// is served rewritten, never as bytes.
     let isPlaylist: Bool
@@ -25,7 +24,7 @@ final class EntryFacts: Sendable {
         contentType = metadata?.contentType
         entityTag = metadata?.entityTag
         lastModified = metadata?.lastModified
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.reserveCapacity(6)
         headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
         headers.add(name: "Accept-Ranges", value: "bytes")

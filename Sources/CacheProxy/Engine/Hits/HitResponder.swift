@@ -1,7 +1,6 @@
 import CacheProxyParsing
 import CacheStore
 import NIOCore
-import NIOHTTP1
 import SparseFile
 
 /// Answers a request for bytes the cache holds entirely, on the event loop: no task, no hop.
@@ -20,7 +19,7 @@ final class HitResponder {
         var plan: ByteResponsePlan
         /// The entry's header lines, for ``writeHead(into:)``.
         var headerLines: [UInt8]
-        var version: HTTPVersion
+        var version: ProtocolVersion
         /// The `Connection` header's value, when the response carries one.
         var connection: String?
         var body: IOData?
@@ -33,10 +32,10 @@ final class HitResponder {
         var log: AccessLog.Pending?
 
         /// The response head, for SwiftNIO's encoder.
-        var head: HTTPResponseHead {
+        var head: ResponseHead {
             var headers = plan.headers
             if let connection { headers.add(name: "Connection", value: connection) }
-            return HTTPResponseHead(version: version, status: plan.status, headers: headers)
+            return ResponseHead(version: version, status: plan.status, headers: headers)
         }
 
         /// The most bytes ``writeHead(into:)`` writes.
@@ -101,11 +100,11 @@ final class HitResponder {
     /// The answer when the request is a cache hit served here; nil otherwise. `range` and
     /// `ifRange` are the values of those headers.
     func answer(
-        method: HTTPMethod, uri: String, version: HTTPVersion, keepAlive: Bool, range: String?, ifRange: String?,
+        method: RequestMethod, uri: String, version: ProtocolVersion, keepAlive: Bool, range: String?, ifRange: String?,
         allocator: ByteBufferAllocator
     ) -> Answer? {
         let started = environment.accessLog == nil ? nil : ContinuousClock.now
-        // A match on the cases: HTTPMethod's == compares raw value strings.
+        // A match on the cases: RequestMethod's == compares raw value strings.
         let isHead: Bool
         switch method {
         case .GET: isHead = false

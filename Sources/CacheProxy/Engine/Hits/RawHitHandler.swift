@@ -1,9 +1,8 @@
 import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 
 /// Answers cache hits straight from a connection's bytes, before SwiftNIO's HTTP decoder: for
-/// the plain requests players send (`RawRequestHead`), a hit then costs no `HTTPRequestHead`,
+/// the plain requests players send (`RawRequestHead`), a hit then costs no `RequestHead`,
 /// no trip through the HTTP handlers and no response encoder, a large part of what a hit costs
 /// beyond its three system calls.
 ///
@@ -136,7 +135,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func answer(_ head: RawRequestHead, allocator: ByteBufferAllocator) -> HitResponder.Answer? {
         responder.answer(
-            method: HTTPMethod(rawValue: head.method), uri: head.target, version: HTTPVersion(major: 1, minor: head.minorVersion),
+            method: RequestMethod(rawValue: head.method), uri: head.target, version: ProtocolVersion(major: 1, minor: head.minorVersion),
             keepAlive: head.keepAlive, range: head.range, ifRange: head.ifRange, allocator: allocator)
     }
 

@@ -1,7 +1,6 @@
 package import CacheProxyParsing
 import HLS
 import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// Keeps the proxy from fetching what no page, playlist or origin may reach through it
@@ -57,7 +56,7 @@ package final class OriginGuard: Sendable {
     /// - Returns: the last hop's answer and its URL.
     /// - Throws: `UpstreamError.Code.refused` for a forbidden hop; the client's errors.
     func execute(
-        _ fields: HTTPHeaders, to origin: OriginURL, client: any OriginClient, deadline: NIODeadline,
+        _ fields: HeaderFields, to origin: OriginURL, client: any OriginClient, deadline: NIODeadline,
         headers: (OriginURL) -> OriginHeaderFields = { _ in OriginHeaderFields() }
     ) async throws -> (response: OriginResponse, url: String) {
         var url = origin

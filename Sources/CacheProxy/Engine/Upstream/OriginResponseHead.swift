@@ -1,6 +1,5 @@
 import CacheProxyParsing
 import CacheStore
-import NIOHTTP1
 
 /// What the proxy reads from an origin's response head: validators, type, lengths.
 struct OriginResponseHead: Sendable {
@@ -17,7 +16,7 @@ struct OriginResponseHead: Sendable {
     /// `Vary`: the request fields the response was chosen by.
     var vary: VaryField
 
-    init(status: Int, headers: HTTPHeaders) throws(UpstreamError) {
+    init(status: Int, headers: HeaderFields) throws(UpstreamError) {
         let fields: OriginResponseFields
         do {
             fields = try OriginResponseFields(status: status, fields: headers.map { ($0.name, $0.value) })

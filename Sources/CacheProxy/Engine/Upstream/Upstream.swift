@@ -2,7 +2,6 @@ import CacheProxyParsing
 import CacheStore
 import Logging
 import NIOCore
-import NIOHTTP1
 import SparseFile
 import Synchronization
 
@@ -91,7 +90,7 @@ final class Upstream: Sendable {
             // What made the breaker open is what the user needs to know, not that it is open.
             throw UpstreamError(.unreachable, breakers.lastFailure(origin.authority) ?? "\(origin.authority) does not answer")
         }
-        var fields = HTTPHeaders()
+        var fields = HeaderFields()
         fields.add(name: "User-Agent", value: "SparseCache")
         fields.add(name: "Accept-Encoding", value: "identity")
         if let range { fields.add(name: "Range", value: range) }

@@ -1,9 +1,8 @@
-import NIOHTTP1
 
 /// One request as the access log tells it: what was asked, what was answered and how long it
 /// took. Made where the response is written, formatted later, off the event loop.
 struct AccessLogRecord: Sendable {
-    var method: HTTPMethod
+    var method: RequestMethod
     /// The request target as it was received.
     var target: String
     /// The origin URL the target names, as fetched; nil for routes that name none.

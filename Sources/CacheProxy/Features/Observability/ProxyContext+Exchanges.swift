@@ -1,10 +1,9 @@
 import CacheProxyParsing
-import NIOHTTP1
 
 extension ProxyContext {
     /// Counts (under its route's `label`) and logs a request the asynchronous path answered,
     /// once it is over.
-    func recordExchange(_ request: HTTPRequestHead, label: RouteLabel, writer: ResponseWriter, started: ContinuousClock.Instant) {
+    func recordExchange(_ request: RequestHead, label: RouteLabel, writer: ResponseWriter, started: ContinuousClock.Instant) {
         if let metrics, let status = writer.status {
             metrics.recordResponse(route: label, status: status.code, cache: writer.cache, bodyBytes: writer.bodyBytes)
         }

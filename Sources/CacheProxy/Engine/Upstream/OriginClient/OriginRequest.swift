@@ -1,5 +1,4 @@
 public import NIOCore
-public import NIOHTTP1
 
 /// One GET to an origin, as ``OriginClient/send(_:)`` receives it.
 public struct OriginRequest: Sendable {
@@ -7,12 +6,12 @@ public struct OriginRequest: Sendable {
     public var url: String
     /// Every header field to send (`Range`, validators, credentials); the client adds `Host`
     /// and what its framing needs, nothing else.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// When the answer's head must have arrived; past it the client gives up with
     /// ``OriginClientError/Kind/responseTimeout``.
     public var deadline: NIODeadline
 
-    public init(url: String, headers: HTTPHeaders = HTTPHeaders(), deadline: NIODeadline) {
+    public init(url: String, headers: HeaderFields = HeaderFields(), deadline: NIODeadline) {
         self.url = url
         self.headers = headers
         self.deadline = deadline

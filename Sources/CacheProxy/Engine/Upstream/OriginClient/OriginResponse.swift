@@ -1,13 +1,12 @@
 public import NIOCore
-public import NIOHTTP1
 
 /// An origin's answer: its head, and its body still on its way.
 public struct OriginResponse: Sendable {
     public var status: Int
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     public var body: OriginBody
 
-    public init(status: Int, headers: HTTPHeaders, body: OriginBody) {
+    public init(status: Int, headers: HeaderFields, body: OriginBody) {
         self.status = status
         self.headers = headers
         self.body = body
