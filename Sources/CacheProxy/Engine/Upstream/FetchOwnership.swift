@@ -46,6 +46,13 @@ final class FetchOwnership: Sendable {
     private let ownPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
 
+    /// Whether the fetch is of a resource its owner has not begun, and its owner left the list
+    /// (``FetchRank/withdraw()``): it gives up its wait for a turn instead of asking the origin.
+    /// A resource begun (bytes fetched, then a cut) is finished: the video dropped from the list
+    /// is the one swiped to next as often as not.
+    var isWithdrawn: Bool { withdrawable && rank.isWithdrawn }
+    private let withdrawable: Bool
+
     /// When the fetch becomes a ``FetchUrgency/start``: a playing player's next segment, at the
     /// moment its buffer is about to run out (``PlaybackTimeline``). ``LinkScheduler`` raises it.
     let escalation: ContinuousClock.Instant?
@@ -54,11 +61,13 @@ final class FetchOwnership: Sendable {
     ///   - rank: the order among fetches of the same urgency, lower first (a prefetch job's place
     ///     in the app's list: the next video's head before the one after it), read at each look.
     ///   - escalation: when the fetch becomes a start (see ``escalation``).
+    ///   - withdrawable: whether the fetch begins a resource (see ``isWithdrawn``).
     init(
         urgency: FetchUrgency, rank: FetchRank = FetchRank(), escalation: ContinuousClock.Instant? = nil, session: SessionTraffic? = nil,
-        headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false
+        headers: OriginHeaderFields = OriginHeaderFields(), preemptible: Bool = false, withdrawable: Bool = false
     ) {
         ownPreemptible = preemptible
+        self.withdrawable = withdrawable
         level = Atomic(Self.priority(urgency, rank: 0))
         self.rank = rank
         self.escalation = escalation

@@ -18,4 +18,16 @@ final class FetchRank: Sendable {
     func set(_ newPlace: Int) {
         place.store(newPlace, ordering: .relaxed)
     }
+
+    private let withdrawn = Atomic<Bool>(false)
+
+    /// Whether the owner left the list: its fetches that have not begun never start
+    /// (``FetchOwnership/isWithdrawn``).
+    var isWithdrawn: Bool { withdrawn.load(ordering: .relaxed) }
+
+    /// The owner left the list (a prefetch job the app dropped). Tell
+    /// ``LinkScheduler/ranksChanged()`` after it, so that its fetches waiting for a turn look.
+    func withdraw() {
+        withdrawn.store(true, ordering: .relaxed)
+    }
 }

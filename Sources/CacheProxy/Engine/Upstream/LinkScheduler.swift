@@ -107,7 +107,7 @@ final class LinkScheduler: Sendable {
             return state.nextTransfer
         }
         do {
-            try await waitUntilItsTurn(ownership)
+            try await waitUntilItsTurn(ownership, beforeAsking: true)
         } catch {
             forget(identifier)
             throw error
@@ -122,8 +122,11 @@ final class LinkScheduler: Sendable {
         if removed { reevaluate() }
     }
 
-    private func waitUntilItsTurn(_ ownership: FetchOwnership) async throws {
+    /// `beforeAsking`: the fetch has not asked the origin yet, and gives up (a `CancellationError`)
+    /// once withdrawn (``FetchOwnership/isWithdrawn``), rather than ask for bytes nobody wants.
+    private func waitUntilItsTurn(_ ownership: FetchOwnership, beforeAsking: Bool = false) async throws {
         while true {
+            if beforeAsking, ownership.isWithdrawn { throw CancellationError() }
             // A more urgent fetch about to ask goes first: woken together when a start ends, the
             // next video's head and the one after it would otherwise both find the link free.
             let (generation, outranked) = state.withLock { state in

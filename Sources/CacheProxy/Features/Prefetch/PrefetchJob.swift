@@ -101,6 +101,7 @@ final class PrefetchJob: Sendable {
     /// The job left the list: the resource in flight is finished, nothing more is started.
     func stopAfterCurrentResource() {
         stopping.store(true, ordering: .relaxed)
+        rank.withdraw()
     }
 
     func checkStillListed() throws {

@@ -52,8 +52,11 @@ struct ResourceWarmer: Sendable {
             var lastError: UpstreamError?
             for fill in claim.fills {
                 let start = fill.range.offset
-                let ownership = FetchOwnership(urgency: urgency, rank: rank, session: session, headers: headers, preemptible: true)
+                let ownership = FetchOwnership(
+                    urgency: urgency, rank: rank, session: session, headers: headers, preemptible: true, withdrawable: fetched == 0)
                 if let error = await environment.upstream.run(fill, from: origin, lane: lane, ownership: ownership) {
+                    // Its owner left the list before this resource began: the job stops here.
+                    if ownership.isWithdrawn { throw CancellationError() }
                     // Cut for a player's start: not a failure, the gap is claimed again below.
                     if !ownership.wasPreempted { lastError = error }
                 }
