@@ -115,7 +115,6 @@ let package = Package(
                 .target(name: "DASH", condition: .when(traits: ["DASH"])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
@@ -144,7 +143,6 @@ let package = Package(
             dependencies: [
                 "CacheProxy",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: appModuleSwift
         ),

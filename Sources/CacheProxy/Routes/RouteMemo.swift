@@ -1,7 +1,7 @@
 import CacheProxyParsing
 
 /// The route of the last request target a connection read, parsed once at the edge: the raw
-/// hit path parses it (``HitResponder``), and when the request goes on to SwiftNIO's decoder
+/// hit path parses it (``HitResponder``), and when the request goes on to the HTTP/1 codec
 /// the handlers behind it (`RequestGuardHandler`, `CacheHitHandler`) find it here by the target
 /// alone, then pass it along with the request (``RoutedRequest``).
 ///

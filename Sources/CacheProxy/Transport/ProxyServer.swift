@@ -1,5 +1,5 @@
+import CacheProxyParsing
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 
 /// The listening socket and the pipeline every connection gets.
@@ -10,12 +10,11 @@ enum ProxyServer {
     static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
         let configuration = context.configuration
         let policy = try configuration.security.requestPolicy(publicURL: configuration.publicURL)
-        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
-        // The request line counts as a field, so the per-field limit also bounds the target.
-        decoderLimits.maxHeaderFieldSize = max(configuration.limits.requestTarget.maximumLength + 32, 1024)
-        decoderLimits.maxHeaderListSize = configuration.limits.maximumHeaderBytes
-        decoderLimits.maxHeaderFieldCount = configuration.limits.maximumHeaderCount
-        let limits = decoderLimits
+        // The per-field limit also bounds the target: above the longest the routes take, so
+        // that a long one gets the router's 414, not the codec's 400.
+        let limits = HTTP1RequestHeadParser.Limits(
+            maximumFieldSize: max(configuration.limits.requestTarget.maximumLength + 32, 1024),
+            maximumHeadBytes: configuration.limits.maximumHeaderBytes, maximumFieldCount: configuration.limits.maximumHeaderCount)
         let headTimeout = TimeAmount(configuration.timeouts.requestHead)
         let stallTimeout = TimeAmount(configuration.timeouts.clientWriteStall)
         let chunk = max(configuration.responseChunkSize, 64 * 1024)
@@ -44,20 +43,14 @@ enum ProxyServer {
                     let gate = RequestGate(policy: policy, channel: channel)
                     let rawHits = RawHitHandler(
                         responder: responder, fence: fence, gate: gate, counters: context.counters,
-                        headLimit: min(limits.maxHeaderListSize, 8192), fieldLimit: limits.maxHeaderFieldCount)
+                        headLimit: min(limits.maximumHeadBytes, 8192), fieldLimit: limits.maximumFieldCount)
                     // First: a hit read and answered there passes through no other handler. Its
                     // answers are bytes, and its file regions are the connection's shared
                     // descriptor's, which `ConnectionFileHandles` would pass on untouched.
                     try pipeline.addHandler(rawHits)
                     try pipeline.addHandler(WriteStallHandler(timeout: stallTimeout, counters: context.counters))
                     try pipeline.addHandler(fileHandles)
-                    try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
-                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(
-                        leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)))
-                    try pipeline.addHandler(FirstParseErrorHandler())
-                    try pipeline.addHandler(HTTPServerPipelineHandler())
-                    try pipeline.addHandler(HTTPServerProtocolErrorHandler())
-                    try pipeline.addHandler(NIOHTTP1Bridge())
+                    try pipeline.addHandler(HTTP1ServerCodec(limits: limits))
                     try pipeline.addHandler(UpgradeRequestCloser())
                     // Below every handler that answers, so that it sees every response end.
                     try pipeline.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout, fence: fence))

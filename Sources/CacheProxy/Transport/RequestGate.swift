@@ -6,7 +6,7 @@ import NIOCore
 /// many requests on one connection cost one comparison each.
 ///
 /// Shared by the handler that answers hits from the raw bytes (`RawHitHandler`) and the one
-/// behind SwiftNIO's HTTP decoder (`RequestGuardHandler`); used on the connection's event loop
+/// behind the HTTP/1 codec (`RequestGuardHandler`); used on the connection's event loop
 /// only.
 final class RequestGate {
     private let policy: RequestPolicy

@@ -1,7 +1,7 @@
 import CacheProxyParsing
 import NIOCore
 
-/// Judges every request SwiftNIO's HTTP decoder delivers by the request policy, before any
+/// Judges every request the HTTP/1 codec delivers by the request policy, before any
 /// handler may answer it (`CacheHitHandler` and the asynchronous path sit behind it, so a new
 /// route is guarded without doing anything). A refused request is answered here, with its
 /// status and a one-line reason, once its body has been read and dropped; an approved CORS

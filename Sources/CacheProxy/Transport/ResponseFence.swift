@@ -1,6 +1,6 @@
 import NIOCore
 
-/// What the raw-bytes hit path and SwiftNIO's HTTP handlers share on a connection: how many
+/// What the raw-bytes hit path and the HTTP/1 codec's side share on a connection: how many
 /// requests were handed to the HTTP decoder and how many of their responses have ended, and
 /// when a request was last answered from the raw bytes. `RawHitHandler` answers a hit from the
 /// raw bytes only while the two counts are equal, so a response never overtakes one the HTTP

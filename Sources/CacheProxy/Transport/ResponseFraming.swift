@@ -4,7 +4,7 @@ enum ResponseFraming {
     /// Sets `Connection` on `headers` for a response to a request of `version`.
     ///
     /// - Returns: whether the connection stays open after the response, and whether the
-    ///   response must end by closing it (a HEAD response of unknown length: NIO's encoder,
+    ///   response must end by closing it (a HEAD response of unknown length: the codec's encoder,
     ///   which is not told the request was a HEAD, would frame it as chunked and write a
     ///   terminator).
     static func apply(

@@ -27,7 +27,7 @@ final class ResponseWriter {
     var origin: String?
     /// Why the request was refused or its response cut short, for the access log.
     var failure: String?
-    /// A HEAD response of unknown length: NIO's encoder, which does not know the request was a
+    /// A HEAD response of unknown length: the codec's encoder, which does not know the request was a
     /// HEAD here, would frame it as chunked and write a terminator; the response ends with the
     /// connection instead.
     private var endsWithConnection = false

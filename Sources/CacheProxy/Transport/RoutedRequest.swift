@@ -6,7 +6,7 @@ import NIOCore
 /// that the body limit, the router, the error format and the metrics label are read, not
 /// worked out again.
 ///
-/// A class, so that the request parts stay as small as SwiftNIO's own (a larger head would make
+/// A class, so that the request parts stay as small as the codec's own (a larger head would make
 /// every body part a boxed value on its way through the pipeline).
 final class RoutedRequest: Equatable, Sendable {
     let head: RequestHead
@@ -22,5 +22,5 @@ final class RoutedRequest: Equatable, Sendable {
     }
 }
 
-/// The request parts the connection's task reads: SwiftNIO's, with the routed head.
+/// The request parts the connection's task reads: the codec's, with the routed head.
 typealias RoutedRequestPart = HTTP1Part<RoutedRequest, ByteBuffer>

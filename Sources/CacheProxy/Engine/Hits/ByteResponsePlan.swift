@@ -49,7 +49,7 @@ struct ByteResponsePlan {
         192 + 4 * DecimalDigits.maximumCount + headerLines.count + (connection?.utf8.count ?? 0)
     }
 
-    /// Writes the response head as SwiftNIO's encoder would write one with ``headers`` and then
+    /// Writes the response head as the HTTP/1 codec's encoder would write one with ``headers`` and then
     /// `Connection: connection`: status line, header fields, empty line. A hit answered from
     /// the raw request bytes writes its head so, without building the headers first;
     /// `headerLines` are the facts' ``EntryFacts/representationHeaderLines()``, made once per entry.

@@ -1,12 +1,12 @@
 import NIOCore
 
-/// Answers cache hits among the requests SwiftNIO's HTTP decoder delivers (those
+/// Answers cache hits among the requests the HTTP/1 codec delivers (those
 /// `RawHitHandler` did not answer from the raw bytes), through the connection's `HitResponder`.
 /// Everything else (misses, playlists, larger unverified bodies, errors, `/status`) goes on to
 /// the asynchronous handler behind it, its head with the route the connection parsed for it
 /// (``RoutedRequest``).
 ///
-/// It sits after `HTTPServerPipelineHandler`, which hands over a request only once the
+/// It sits behind `HTTP1ServerCodec`, which hands over a request only once the
 /// previous response has ended, so answers from here and from behind never interleave.
 final class CacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = RequestPart

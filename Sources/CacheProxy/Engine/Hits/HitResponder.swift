@@ -11,7 +11,7 @@ import SparseFile
 /// in memory (``ResidencyMemo``), which would make the loop wait for the disk (``ColdReader``).
 ///
 /// One per connection, shared by the handler that reads plain requests from the raw bytes
-/// (`RawHitHandler`) and the one behind SwiftNIO's HTTP decoder (`CacheHitHandler`). It keeps
+/// (`RawHitHandler`) and the one behind the HTTP/1 codec (`CacheHitHandler`). It keeps
 /// what the connection's last hit looked up: a player asks a connection for many ranges of one
 /// resource, and parsing, keying and looking up a URL cost more than the rest of a hit.
 final class HitResponder {
@@ -31,7 +31,7 @@ final class HitResponder {
         /// access log is off.
         var log: AccessLog.Pending?
 
-        /// The response head, for SwiftNIO's encoder.
+        /// The response head, for the HTTP/1 codec's encoder.
         var head: ResponseHead {
             var headers = plan.headers
             if let connection { headers.add(name: "Connection", value: connection) }
@@ -41,7 +41,7 @@ final class HitResponder {
         /// The most bytes ``writeHead(into:)`` writes.
         var headCapacity: Int { ByteResponsePlan.headCapacity(headerLines: headerLines, connection: connection) }
 
-        /// The response head as SwiftNIO's encoder would write ``head``.
+        /// The response head as the HTTP/1 codec would write ``head``.
         func writeHead(into buffer: inout ByteBuffer) {
             plan.writeHead(version: version, headerLines: headerLines, connection: connection, into: &buffer)
         }

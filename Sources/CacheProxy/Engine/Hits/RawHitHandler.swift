@@ -1,7 +1,7 @@
 import CacheProxyParsing
 import NIOCore
 
-/// Answers cache hits straight from a connection's bytes, before SwiftNIO's HTTP decoder: for
+/// Answers cache hits straight from a connection's bytes, before the HTTP/1 codec (`HTTP1ServerCodec`): for
 /// the plain requests players send (`RawRequestHead`), a hit then costs no `RequestHead`,
 /// no trip through the HTTP handlers and no response encoder, a large part of what a hit costs
 /// beyond its three system calls.
@@ -118,7 +118,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     }
                     state = .reading(buffer)
                     fence.handOn()
-                    // The decoder may answer it at once (a hit behind NIO's handlers), so that
+                    // The decoder may answer it at once (a hit behind the codec), so that
                     // the fence may be clear again when the next head is read.
                     passOn(wrapInboundOut(request), context: context)
                     guard case .reading = state else { return }
@@ -139,7 +139,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             keepAlive: head.keepAlive, range: head.range, ifRange: head.ifRange, allocator: allocator)
     }
 
-    /// Writes the response as SwiftNIO's encoder would: status line, header fields, body; and
+    /// Writes the response as the codec's encoder would: status line, header fields, body; and
     /// tells the responder how long a body whose write it asked to time took to go into the
     /// socket (the write is made here, synchronously, as far as the socket has room).
     private func send(_ answer: HitResponder.Answer, context: ChannelHandlerContext) {
