@@ -254,6 +254,7 @@ let fuzzTargets: [(name: String, module: String)] = [
     ("FuzzPrefetchRequest", "CacheProxyParsing"),
     ("FuzzMP4Boxes", "CacheProxyParsing"),
     ("FuzzRawRequestHead", "CacheProxyParsing"),
+    ("FuzzHTTP1Request", "CacheProxyParsing"),
     ("FuzzSessionRequest", "CacheProxyParsing"),
     ("FuzzDownloadRequest", "CacheProxyParsing"),
     ("FuzzOriginResponse", "CacheProxyParsing"),

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Byte classes of RFC 9110 and 9112, shared by the request head and chunked body parsers.
 enum HTTP1Bytes {
     static let cr = UInt8(ascii: "\r")
@@ -34,46 +26,5 @@ enum HTTP1Bytes {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
         default: nil
         }
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-    }
-}
-
-/// The bytes being parsed, with bounds-checked reads.
-struct HTTP1Input {
-    let bytes: UnsafeRawBufferPointer
-
-    var count: Int { bytes.count }
-
-    subscript(offset: Int) -> UInt8 { bytes[offset] }
-
-    /// The offset of the first LF at or after `start` and before `end`, or nil.
-    func lineFeed(from start: Int, before end: Int) -> Int? {
-        guard start < end, let base = bytes.baseAddress, let found = memchr(base + start, Int32(HTTP1Bytes.lf), end - start)
-        else { return nil }
-        return base.distance(to: UnsafeRawPointer(found))
-    }
-
-    /// The offset of the first CR at or after `start` and before `end`, or nil.
-    func carriageReturn(from start: Int, before end: Int) -> Int? {
-        guard start < end, let base = bytes.baseAddress, let found = memchr(base + start, Int32(HTTP1Bytes.cr), end - start)
-        else { return nil }
-        return base.distance(to: UnsafeRawPointer(found))
-    }
-
-    func string(_ start: Int, _ end: Int) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-    }
-
-    /// Whether `start..<end` spells `word` in any ASCII case (`word` in lower case).
-    func spells(_ word: StaticString, _ start: Int, _ end: Int) -> Bool {
-        guard end - start == word.utf8CodeUnitCount else { return false }
-        let wanted = word.utf8Start
-        for index in 0..<(end - start) where HTTP1Bytes.lowercased(bytes[start + index]) != wanted[index] {
-            return false
-        }
-        return true
     }
 }
