@@ -124,6 +124,22 @@ struct HTTP1RequestHeadParserTests {
         #expect(Self.reason(Self.parse("GET /" + String(repeating: "a", count: 16_500) + " HTTP/1.1\r\n\r\n")) == .fieldTooLarge)
     }
 
+    @Test("Empty lines before the request line count toward the head's limit: an endless run of them is refused")
+    func leadingEmptyLinesAreBounded() {
+        let flood = String(repeating: "\r\n", count: 20_000)
+        #expect(Self.reason(Self.parse(flood)) == .headTooLarge)
+        #expect(Self.reason(Self.parse(String(repeating: "\r\n", count: 100) + "GET / HTTP/1.1\r\n\r\n")) == nil)
+    }
+
+    @Test("Limits of Int.max mean no limit, without overflow")
+    func unlimited() {
+        let parser = HTTP1RequestHeadParser(limits: .init(maximumFieldSize: .max, maximumHeadBytes: .max, maximumFieldCount: .max))
+        #expect(Self.parse("GET / HTTP/1.1\r\nX: " + String(repeating: "v", count: 70_000) + "\r\n\r\n", parser: parser) != .needMore)
+        #expect(Self.parse("GET / HTTP/1.1\r\nX: v", parser: parser) == .needMore)
+        var decoder = ChunkedBodyDecoder(limits: parser.limits)
+        #expect(Array("5\r\nhello\r\n0\r\n\r\n".utf8).withUnsafeBytes { decoder.decode($0) } == .data(3..<8, consumed: 8))
+    }
+
     @Test("A plain head the raw hit path reads is read the same: method, target, version and length")
     func agreesWithTheRawHitPath() {
         for text in ["GET /proxy?url=http%3A%2F%2Fa%2Fb.ts HTTP/1.1\r\nHost: 127.0.0.1:9000\r\nRange: bytes=0-99\r\n\r\n",

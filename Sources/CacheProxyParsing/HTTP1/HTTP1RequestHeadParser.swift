@@ -26,11 +26,15 @@ public struct HTTP1RequestHeadParser: Sendable {
         /// The most header fields.
         public var maximumFieldCount: Int
 
+        /// Each limit is kept within `0...Int.max / 4`, so that offsets computed from one never
+        /// overflow: `Int.max` means no limit.
         public init(maximumFieldSize: Int, maximumHeadBytes: Int, maximumFieldCount: Int) {
-            self.maximumFieldSize = maximumFieldSize
-            self.maximumHeadBytes = maximumHeadBytes
-            self.maximumFieldCount = maximumFieldCount
+            self.maximumFieldSize = Self.bounded(maximumFieldSize)
+            self.maximumHeadBytes = Self.bounded(maximumHeadBytes)
+            self.maximumFieldCount = Self.bounded(maximumFieldCount)
         }
+
+        private static func bounded(_ limit: Int) -> Int { min(max(limit, 0), Int.max / 4) }
     }
 
     /// How the request's body is delimited (RFC 9112 section 6.3).
@@ -87,8 +91,12 @@ public struct HTTP1RequestHeadParser: Sendable {
     public func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
         let input = HTTP1Input(bytes: bytes)
         var position = 0
-        // RFC 9112 section 2.2: empty lines before the request line are ignored.
-        while position + 1 < input.count, input[position] == HTTP1Bytes.cr, input[position + 1] == HTTP1Bytes.lf { position += 2 }
+        // RFC 9112 section 2.2: empty lines before the request line are ignored, as many as the
+        // head's limit (an endless run of them is a head that never ends).
+        while position + 1 < input.count, input[position] == HTTP1Bytes.cr, input[position + 1] == HTTP1Bytes.lf {
+            position += 2
+            guard position <= limits.maximumHeadBytes else { return .invalid(HTTP1ParseFailure(.headTooLarge, at: position)) }
+        }
         var requestLine: (method: String, target: String, minor: Int)?
         var fields: [Field] = []
         var framing = FramingFields()
