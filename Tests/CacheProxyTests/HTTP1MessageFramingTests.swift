@@ -110,6 +110,25 @@ struct HTTP1MessageFramingTests {
         }
     }
 
+    @Test("A head sent a byte at a time is served; bytes that never end a line are refused once past every limit")
+    func headsInPieces() async throws {
+        try await ProxyHarness.run { harness in
+            let connection = try RawConnection(port: harness.port)
+            // Not plain from its second line (a Connection element the hit path leaves to the
+            // codec), so that the rest reaches the codec a byte at a time.
+            for byte in "GET /status HTTP/1.1\r\nConnection: keep-alive, x-slow\r\nHost: \(harness.host)\r\nX-Slow: 1\r\n\r\n" {
+                connection.send(String(byte))
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(await connection.readResponse(timeout: .seconds(30))?.status == 200)
+            let endless = try RawConnection(port: harness.port)
+            endless.send("GET /" + String(repeating: "a", count: 60_000))
+            let (bytes, closed) = await endless.readUntilClosed(timeout: .seconds(30))
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+            #expect(closed)
+        }
+    }
+
     /// The head (status line to the empty line) and the bytes after it.
     static func splitHead(_ bytes: [UInt8]) -> (String, [UInt8])? {
         let separator: [UInt8] = [13, 10, 13, 10]

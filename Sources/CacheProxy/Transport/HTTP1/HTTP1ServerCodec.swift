@@ -51,17 +51,34 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(limits: HTTP1RequestHeadParser.Limits) {
         parser = HTTP1RequestHeadParser(limits: limits)
+        let (perLine, overflowA) = limits.maximumFieldCount.multipliedReportingOverflow(by: 8)
+        let (sum, overflowB) = limits.maximumHeadBytes.addingReportingOverflow(limits.maximumFieldSize)
+        let (bound, overflowC) = sum.addingReportingOverflow(perLine)
+        partialHeadLimit = overflowA || overflowB || overflowC ? Int.max : bound
     }
+
+    private static let lineFeed = UInt8(ascii: "\n")
+    /// The most bytes of a head whose last line has not ended that the codec holds before it
+    /// is parsed: every limit of a head, its lines' syntax, and one line of the per-field limit.
+    private let partialHeadLimit: Int
 
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !isStopped else { return }
         var bytes = unwrapInboundIn(data)
+        var endsALine = true
+        if case .head = reading { endsALine = bytes.readableBytesView.contains(HTTP1ServerCodec.lineFeed) }
         if received.readableBytes == 0 {
             received = bytes
         } else {
             received.writeBuffer(&bytes)
+        }
+        // A head is parsed again from its start: bytes that end no line cannot complete one,
+        // and a head sent a byte at a time would otherwise cost a parse per byte.
+        if case .head = reading, !endsALine {
+            if received.readableBytes > partialHeadLimit { refuse(context: context) }
+            return
         }
         deliverRequests(context: context)
     }
