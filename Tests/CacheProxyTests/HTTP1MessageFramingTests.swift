@@ -50,6 +50,24 @@ struct HTTP1MessageFramingTests {
         }
     }
 
+    @Test("A HEAD of a body of unknown length gets the head a GET would, no body and no last chunk, and its connection serves the next request")
+    func headOfUnknownLengthKeepsTheConnection() async throws {
+        try await ProxyHarness.run { harness in
+            harness.origin.set("/live-head.ts", .init(Array(TestBytes(seed: 23).bytes(0, 4_000)), contentType: "video/mp2t",
+                                                      faults: .init(ignoresRange: true, chunked: true, chunkDelay: .milliseconds(20), chunkSize: 1_000)))
+            let connection = try RawConnection(port: harness.port)
+            connection.send("HEAD /proxy?url=\(percentEncoded(harness.origin.url("/live-head.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n"
+                + "GET /status HTTP/1.1\r\nHost: \(harness.host)\r\nConnection: close\r\n\r\n")
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(30))
+            let (head, rest) = try #require(Self.splitHead(bytes))
+            #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(head.hasSuffix("\r\ntransfer-encoding: chunked\r\n\r\n"), "what a GET would announce: \(head)")
+            #expect(!head.lowercased().contains("connection: close"))
+            #expect(String(decoding: rest, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"), "the next response follows the head at once")
+            #expect(closed)
+        }
+    }
+
     @Test("A request body ends where its Content-Length or its last chunk says: the request pipelined behind it is read as a request")
     func pipelinedRequestsAfterBodies() async throws {
         try await ProxyHarness.run { harness in

@@ -27,10 +27,6 @@ final class ResponseWriter {
     var origin: String?
     /// Why the request was refused or its response cut short, for the access log.
     var failure: String?
-    /// A HEAD response of unknown length: the codec's encoder, which does not know the request was a
-    /// HEAD here, would frame it as chunked and write a terminator; the response ends with the
-    /// connection instead.
-    private var endsWithConnection = false
 
     init(outbound: NIOAsyncChannelOutboundWriter<ResponsePart>, allocator: ByteBufferAllocator, request: RequestHead) {
         self.outbound = outbound
@@ -65,7 +61,6 @@ final class ResponseWriter {
     }
 
     func sendEnd() async throws {
-        guard !endsWithConnection else { return }
         try await outbound.write(.end(nil))
     }
 
@@ -96,9 +91,7 @@ final class ResponseWriter {
         headSentAt = .now
         self.status = status
         var headers = headers
-        let framing = ResponseFraming.apply(to: &headers, version: version, keepAlive: keepAlive, isHead: isHead)
-        keepAlive = framing.keepAlive
-        endsWithConnection = framing.endsWithConnection
+        keepAlive = ResponseFraming.apply(to: &headers, version: version, keepAlive: keepAlive, isHead: isHead)
         return ResponseHead(version: version, status: status, headers: headers)
     }
 }

@@ -38,6 +38,8 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
     private var received = ByteBuffer()
     /// A request was delivered whose response has not ended.
     private var responseOwed = false
+    /// That request is a HEAD: its response has no body, whatever its head announces.
+    private var owedToHead = false
     /// A response's head went out and its end has not.
     private var responseStarted = false
     /// Whether the response being written leaves the connection open.
@@ -130,6 +132,7 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
                 case .head(let parsed, let length):
                     received.moveReaderIndex(forwardBy: length)
                     responseOwed = true
+                    owedToHead = parsed.method == "HEAD"
                     delivered = true
                     startBody(parsed.framing)
                     context.fireChannelRead(wrapInboundOut(.head(RequestHead(parsed))))
@@ -224,7 +227,8 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             responseStarted = true
             responseKeepsAlive = head.isKeepAlive
-            context.write(wrapOutboundOut(.byteBuffer(encoding.encode(head, allocator: context.channel.allocator))), promise: promise)
+            let bytes = encoding.encode(head, toHead: owedToHead, allocator: context.channel.allocator)
+            context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
         case .body(let body):
             guard let frame = encoding.chunkFrame(count: body.readableBytes, allocator: context.channel.allocator) else {
                 context.write(wrapOutboundOut(body), promise: promise)

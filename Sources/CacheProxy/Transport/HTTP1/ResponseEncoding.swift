@@ -7,14 +7,16 @@ import NIOCore
 /// 304) loses `Content-Length` and `Transfer-Encoding`; a head with `Content-Length` loses
 /// `Transfer-Encoding`; an HTTP/1.1 head with neither gets `transfer-encoding: chunked`, appended
 /// last, and its body parts are framed as chunks; an HTTP/1.0 body of unknown length is
-/// delimited by the connection's close. The encoder is not told the request's method: a HEAD
-/// response of unknown length is the writer's to end by closing (`ResponseFraming`).
+/// delimited by the connection's close. A response to a HEAD keeps the framing fields a GET's
+/// would have (RFC 9110 section 9.3.2) and has no body: no chunk is framed and no terminator
+/// written, so its connection stays open whatever length it announces.
 struct ResponseEncoding {
     /// Whether the body parts of the response being written go out as chunks.
     private(set) var isChunked = false
 
-    /// The bytes of `head`, with its framing fields corrected.
-    mutating func encode(_ head: ResponseHead, allocator: ByteBufferAllocator) -> ByteBuffer {
+    /// The bytes of `head`, with its framing fields corrected; `toHead`: the response answers a
+    /// HEAD request.
+    mutating func encode(_ head: ResponseHead, toHead: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
         var headers = head.headers
         isChunked = false
         if !Self.mayHaveBody(head.status) {
@@ -24,7 +26,7 @@ struct ResponseEncoding {
             headers.remove(name: "transfer-encoding")
         } else if head.version.minor >= 1 {
             headers.replaceOrAdd(name: "transfer-encoding", value: "chunked")
-            isChunked = true
+            isChunked = !toHead
         }
         var buffer = allocator.buffer(capacity: 256)
         buffer.writeStaticString("HTTP/")
