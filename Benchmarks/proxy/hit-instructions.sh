@@ -7,6 +7,8 @@
 # (Benchmarks/proxy/range_hits.py, every answer checked), and the instructions of every thread
 # of the proxy are divided by COUNT. The kernel's part (the copy, TCP) is not counted.
 # Usage: Benchmarks/proxy/hit-instructions.sh BINARY...   (COUNT=2000)
+# FIELD="Connection: keep-alive, x-codec" counts hits answered behind the HTTP/1 codec
+# (CacheHitHandler) instead of from the raw bytes (the field reaches every request).
 # Goal: the first binary is the baseline; every other one costs at most GOAL_RATIO (default 1.02)
 # times its instructions per hit. A single binary is held to MAX_INSTRUCTIONS per hit (default
 # 25,000: the counts are stable to a few per mille, the latest build's is in Docs/BENCHMARKS.md).

@@ -70,7 +70,7 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
         guard !isStopped else { return }
         var bytes = unwrapInboundIn(data)
         var endsALine = true
-        if case .head = reading { endsALine = bytes.readableBytesView.contains(HTTP1ServerCodec.lineFeed) }
+        if case .head = reading { endsALine = bytes.withUnsafeReadableBytes { $0.contains(HTTP1ServerCodec.lineFeed) } }
         if received.readableBytes == 0 {
             received = bytes
         } else {
