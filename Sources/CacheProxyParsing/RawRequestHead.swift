@@ -189,7 +189,7 @@ public struct RawRequestHead: Sendable, Hashable {
         let method = line.slice(line.start, firstSpace)
         let target = line.slice(firstSpace + 1, secondSpace)
         let version = line.slice(secondSpace + 1, line.end)
-        guard !method.isEmpty, method.all(isTokenByte), !target.isEmpty, target.allWithin(0x21, span: 0x5E),
+        guard !method.isEmpty, method.all(HTTP1Bytes.isToken), !target.isEmpty, target.allWithin(0x21, span: 0x5E),
               version.count == 8, version.slice(version.start, version.end - 1).spells("HTTP/1.", ignoringCase: false)
         else { return nil }
         let minor = version[version.end - 1]
@@ -212,7 +212,7 @@ public struct RawRequestHead: Sendable, Hashable {
             let name = line.slice(line.start, colon)
             let rawValue = line.slice(colon + 1, line.end)
             // Visible ASCII, space or tab.
-            guard name.all(RawRequestHead.isTokenByte), rawValue.allWithin(0x20, span: 0x5F, orTab: true) else { return false }
+            guard name.all(HTTP1Bytes.isToken), rawValue.allWithin(0x20, span: 0x5F, orTab: true) else { return false }
             let value = rawValue.trimmed()
             switch name.count {
             case 4 where name.spells("host"):
@@ -246,13 +246,5 @@ public struct RawRequestHead: Sendable, Hashable {
             }
             return true
         }
-    }
-
-    /// RFC 9110 `tchar`: digits, letters and ``!#$%&'*+-.^_`|~``, as two 64-bit sets, one
-    /// for the bytes below 64 and one for 64 to 127: a shift and a mask per byte instead of a
-    /// chain of range checks.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        let set: UInt64 = byte < 64 ? 0x03FF_6CFA_0000_0000 : byte < 128 ? 0x57FF_FFFF_C7FF_FFFE : 0
-        return set >> UInt64(byte & 63) & 1 != 0
     }
 }

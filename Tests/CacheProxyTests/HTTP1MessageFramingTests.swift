@@ -9,9 +9,7 @@ struct HTTP1MessageFramingTests {
     @Test("An origin's body of unknown length reaches an HTTP/1.1 client in chunks, and the connection serves the next request")
     func unknownLengthIsChunkedForHTTP11() async throws {
         try await ProxyHarness.run { harness in
-            let body = Array(TestBytes(seed: 21).bytes(0, 5_000))
-            harness.origin.set("/live.ts", .init(body, contentType: "video/mp2t",
-                                                 faults: .init(ignoresRange: true, chunked: true, chunkDelay: .milliseconds(20), chunkSize: 1_000)))
+            let body = Self.publishOfUnknownLength(harness, "/live.ts", seed: 21, count: 5_000)
             let connection = try RawConnection(port: harness.port)
             connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/live.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n"
                 + "GET /status HTTP/1.1\r\nHost: \(harness.host)\r\nConnection: close\r\n\r\n")
@@ -33,9 +31,7 @@ struct HTTP1MessageFramingTests {
     @Test("An HTTP/1.0 client gets a body of unknown length unframed, ended by the connection's close")
     func unknownLengthEndsWithTheConnectionForHTTP10() async throws {
         try await ProxyHarness.run { harness in
-            let body = Array(TestBytes(seed: 22).bytes(0, 4_000))
-            harness.origin.set("/live10.ts", .init(body, contentType: "video/mp2t",
-                                                   faults: .init(ignoresRange: true, chunked: true, chunkDelay: .milliseconds(20), chunkSize: 1_000)))
+            let body = Self.publishOfUnknownLength(harness, "/live10.ts", seed: 22, count: 4_000)
             let connection = try RawConnection(port: harness.port)
             connection.send("GET /proxy?url=\(percentEncoded(harness.origin.url("/live10.ts"))) HTTP/1.0\r\nHost: \(harness.host)\r\n"
                 + "Connection: keep-alive\r\n\r\n")
@@ -53,8 +49,7 @@ struct HTTP1MessageFramingTests {
     @Test("A HEAD of a body of unknown length gets the head a GET would, no body and no last chunk, and its connection serves the next request")
     func headOfUnknownLengthKeepsTheConnection() async throws {
         try await ProxyHarness.run { harness in
-            harness.origin.set("/live-head.ts", .init(Array(TestBytes(seed: 23).bytes(0, 4_000)), contentType: "video/mp2t",
-                                                      faults: .init(ignoresRange: true, chunked: true, chunkDelay: .milliseconds(20), chunkSize: 1_000)))
+            _ = Self.publishOfUnknownLength(harness, "/live-head.ts", seed: 23, count: 4_000)
             let connection = try RawConnection(port: harness.port)
             connection.send("HEAD /proxy?url=\(percentEncoded(harness.origin.url("/live-head.ts"))) HTTP/1.1\r\nHost: \(harness.host)\r\n\r\n"
                 + "GET /status HTTP/1.1\r\nHost: \(harness.host)\r\nConnection: close\r\n\r\n")
@@ -145,6 +140,15 @@ struct HTTP1MessageFramingTests {
             #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
             #expect(closed)
         }
+    }
+
+    /// Publishes `count` bytes at `path` as an origin that tells no length: chunked, slow, and
+    /// ignoring `Range`, so that the proxy cannot learn the length before it answers.
+    static func publishOfUnknownLength(_ harness: ProxyHarness, _ path: String, seed: UInt64, count: Int) -> [UInt8] {
+        let body = Array(TestBytes(seed: seed).bytes(0, count))
+        harness.origin.set(path, .init(body, contentType: "video/mp2t",
+                                       faults: .init(ignoresRange: true, chunked: true, chunkDelay: .milliseconds(20), chunkSize: 1_000)))
+        return body
     }
 
     /// The head (status line to the empty line) and the bytes after it.

@@ -90,24 +90,9 @@ public struct ChunkedBodyDecoder: Sendable {
         }
     }
 
-    private enum Line {
-        case incomplete
-        /// The line's content ends at `end` (its CR); the next line starts at `next`.
-        case complete(end: Int, next: Int)
-        case invalid(HTTP1ParseFailure)
-    }
-
     /// The CRLF-ended line at `start`, no longer than the per-field limit.
-    private func line(_ input: HTTP1Input, from start: Int) -> Line {
-        let limit = limits.maximumFieldSize + 2
-        guard let lineFeed = input.lineFeed(from: start, before: min(input.count, start + limit + 1)) else {
-            if input.count - start > limit { return .invalid(HTTP1ParseFailure(.fieldTooLarge, at: start)) }
-            if let bare = input.carriageReturn(from: start, before: input.count - 1) { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: bare)) }
-            return .incomplete
-        }
-        guard lineFeed > start, input[lineFeed - 1] == HTTP1Bytes.cr else { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: lineFeed)) }
-        if let bare = input.carriageReturn(from: start, before: lineFeed - 1) { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: bare)) }
-        return .complete(end: lineFeed - 1, next: lineFeed + 1)
+    private func line(_ input: HTTP1Input, from start: Int) -> HTTP1Input.Line {
+        input.line(from: start, limit: limits.maximumFieldSize + 2)
     }
 
     /// `1*HEXDIG [ chunk-ext ]`: the size, when it fits in `Int` and what follows it is white

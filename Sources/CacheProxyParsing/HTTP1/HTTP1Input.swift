@@ -25,6 +25,28 @@ struct HTTP1Input {
         firstIndex(of: HTTP1Bytes.cr, from: start, before: end)
     }
 
+    enum Line {
+        /// No line end yet, and nothing wrong so far.
+        case incomplete
+        /// The line's content ends at `end` (its CR); the next line starts at `next`.
+        case complete(end: Int, next: Int)
+        case invalid(HTTP1ParseFailure)
+    }
+
+    /// The CRLF-ended line at `start`, of at most `limit` bytes before its LF. A line longer,
+    /// or with a bare CR or LF, is refused as soon as its bytes show it.
+    func line(from start: Int, limit: Int) -> Line {
+        guard let lineFeed = lineFeed(from: start, before: min(count, start + limit + 1)) else {
+            if count - start > limit { return .invalid(HTTP1ParseFailure(.fieldTooLarge, at: start)) }
+            // A CR may be the line's last byte so far, its LF on its way.
+            if let bare = carriageReturn(from: start, before: count - 1) { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: bare)) }
+            return .incomplete
+        }
+        guard lineFeed > start, self[lineFeed - 1] == HTTP1Bytes.cr else { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: lineFeed)) }
+        if let bare = carriageReturn(from: start, before: lineFeed - 1) { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: bare)) }
+        return .complete(end: lineFeed - 1, next: lineFeed + 1)
+    }
+
     func string(_ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }

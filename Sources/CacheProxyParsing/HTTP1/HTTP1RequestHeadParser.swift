@@ -103,29 +103,31 @@ public struct HTTP1RequestHeadParser: Sendable {
         var headBytes = 0
         while true {
             let lineLimit = (requestLine == nil ? limits.maximumFieldSize + 16 : limits.maximumFieldSize) + Self.lineSyntax
-            guard let lineFeed = input.lineFeed(from: position, before: min(input.count, position + lineLimit + 1)) else {
-                if input.count - position > lineLimit { return .invalid(HTTP1ParseFailure(.fieldTooLarge, at: position)) }
-                return Self.checkPartialLine(input, from: position) ?? .needMore
+            let end: Int, next: Int
+            switch input.line(from: position, limit: lineLimit) {
+            case .invalid(let failure): return .invalid(failure)
+            case .incomplete:
+                // A line folded (obs-fold) is refused before it ends.
+                if position < input.count, HTTP1Bytes.isBlank(input[position]) {
+                    return .invalid(HTTP1ParseFailure(.obsoleteLineFolding, at: position))
+                }
+                return .needMore
+            case .complete(let lineEnd, let nextLine): (end, next) = (lineEnd, nextLine)
             }
-            guard lineFeed > position, input[lineFeed - 1] == HTTP1Bytes.cr else {
-                return .invalid(HTTP1ParseFailure(.bareLineEnd, at: lineFeed))
-            }
-            let end = lineFeed - 1
-            if let bare = input.carriageReturn(from: position, before: end) { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: bare)) }
             guard let parsed = requestLine else {
                 switch parseRequestLine(input, position, end) {
                 case .success(let line): requestLine = line
                 case .failure(let failure): return .invalid(failure)
                 }
                 headBytes = requestLine?.target.utf8.count ?? 0
-                position = lineFeed + 1
+                position = next
                 continue
             }
             if end == position {
                 guard framing.codingsAreValid else { return .invalid(HTTP1ParseFailure(.unsupportedTransferEncoding, at: position)) }
                 let head = Head(method: parsed.method, target: parsed.target, minorVersion: parsed.minor, fields: fields,
                                 framing: framing.framing)
-                return .head(head, length: lineFeed + 1)
+                return .head(head, length: next)
             }
             guard fields.count < limits.maximumFieldCount else { return .invalid(HTTP1ParseFailure(.tooManyFields, at: position)) }
             switch Self.parseField(input, position, end, limits: limits) {
@@ -136,19 +138,8 @@ public struct HTTP1RequestHeadParser: Sendable {
                 if let failure = framing.read(field, at: position) { return .invalid(failure) }
                 fields.append(field)
             }
-            position = lineFeed + 1
+            position = next
         }
-    }
-
-    /// A failure already visible in a line whose end has not arrived: a control byte, a bare CR.
-    private static func checkPartialLine(_ input: HTTP1Input, from start: Int) -> Result? {
-        guard start < input.count else { return nil }
-        if input[start] == HTTP1Bytes.space || input[start] == HTTP1Bytes.tab {
-            return .invalid(HTTP1ParseFailure(.obsoleteLineFolding, at: start))
-        }
-        // A CR may be the line's last byte so far, its LF on its way.
-        if let bare = input.carriageReturn(from: start, before: input.count - 1) { return .invalid(HTTP1ParseFailure(.bareLineEnd, at: bare)) }
-        return nil
     }
 
     private func parseRequestLine(_ input: HTTP1Input, _ start: Int, _ end: Int)
@@ -243,15 +234,8 @@ private struct FramingFields {
 
     /// `1*DIGIT`, within `Int`.
     private static func decimal(_ text: String) -> Int? {
-        guard !text.isEmpty else { return nil }
-        var value = 0
-        for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowB) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
-            guard !overflowA, !overflowB else { return nil }
-            value = sum
-        }
-        return value
+        var scanner = ASCIIScanner(Array(text.utf8))
+        guard let value = try? scanner.readNumber(), scanner.isAtEnd, value <= UInt64(Int.max) else { return nil }
+        return Int(value)
     }
 }

@@ -136,7 +136,7 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
                     delivered = true
                     startBody(parsed.framing)
                     context.fireChannelRead(wrapInboundOut(.head(RequestHead(parsed))))
-                    if !hasBody(parsed.framing), !isStopped {
+                    if case .awaitingResponse = reading {  // no body
                         context.fireChannelRead(wrapInboundOut(.end(nil)))
                     }
                 }
@@ -183,13 +183,6 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
         case .none, .contentLength(0): reading = .awaitingResponse
         case .contentLength(let length): reading = .body(remaining: length)
         case .chunked: reading = .chunkedBody(ChunkedBodyDecoder(limits: parser.limits))
-        }
-    }
-
-    private func hasBody(_ framing: HTTP1RequestHeadParser.Framing) -> Bool {
-        switch framing {
-        case .none, .contentLength(0): false
-        case .contentLength, .chunked: true
         }
     }
 
