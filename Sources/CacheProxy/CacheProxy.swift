@@ -54,6 +54,7 @@ public final class CacheProxy: Sendable {
     private struct Running: Sendable {
         var context: ProxyContext
         var listener: ProxyServer.Listener
+        var accepted: ProxyServer.Accepted
         var port: Int
     }
 
@@ -140,8 +141,9 @@ public final class CacheProxy: Sendable {
             let context = ProxyContext(store: store, configuration: configuration, originClient: originClient,
                                        threads: configuration.threads, logger: logger)
             let listener: ProxyServer.Listener
+            let accepted = ProxyServer.Accepted()
             do {
-                listener = try await ProxyServer.bind(context: context, group: context.group)
+                listener = try await ProxyServer.bind(context: context, group: context.group, accepted: accepted)
             } catch {
                 await context.shutdown()
                 finishBinding(.idle)
@@ -156,7 +158,7 @@ public final class CacheProxy: Sendable {
             } catch {
                 logger.warning("could not record the proxy's address beside the store", metadata: ["error": "\(error)"])
             }
-            finishBinding(.listening(Running(context: context, listener: listener, port: port)))
+            finishBinding(.listening(Running(context: context, listener: listener, accepted: accepted, port: port)))
             logger.info("listening", metadata: ["address": "http://\(configuration.host):\(port)", "cache": "\(store.directory)"])
             if !Self.isLoopback(configuration.host) {
                 logger.warning("listening on a non-loopback address: anyone who can reach it can make this proxy fetch URLs",
@@ -193,17 +195,14 @@ public final class CacheProxy: Sendable {
         let handler = ConnectionHandler(context: context, router: RequestRouter(context: context))
         async let accessLogWritten: Void? = context.hits.accessLog?.run()
         let idleMappingsReleased = Task { await context.hits.mappedFiles.releaseIdle(every: configuration.mappedFiles.idleRelease) }
+        let accepted = running.accepted
         // The accept loop runs in a task of its own, which cancelling `run()` does not cancel: it
         // ends when the listener closes, after every connection accepted until then has been
         // handed to a task that closes it. Cancelled, the loop would drop the connections still
         // queued for it without closing them (SwiftNIO traps on such a connection).
         let accepting = Task {
             try await withThrowingDiscardingTaskGroup { connections in
-                try await listener.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        connections.addTask { await handler.serve(connection) }
-                    }
-                }
+                try await accepted.serveAll(from: listener, in: &connections) { await handler.serve($0) }
                 // The listener is closed: a graceful shutdown lets the responses in flight
                 // finish first; then the connections still open are ended.
                 if context.connections.isDraining {

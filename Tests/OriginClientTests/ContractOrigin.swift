@@ -1,3 +1,4 @@
+@testable import CacheProxy
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -51,23 +52,21 @@ final class ContractOrigin: Sendable {
 
     /// Starts an origin on a free loopback port; with `tls`, every connection is TLS first.
     static func start(tls: NIOSSLContext? = nil) async throws -> ContractOrigin {
+        // Connections accepted as `stop()` closes the listener are closed, not dropped.
+        let accepted = AcceptedConnections<HTTPServerRequestPart, HTTPServerResponsePart>()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try Connection(wrappingChannelSynchronously: channel)
+                    return accepted.admit(try Connection(wrappingChannelSynchronously: channel))
                 }
             }
         let origin = ContractOrigin(listener: listener, scheme: tls == nil ? "http" : "https")
         let task = Task<Void, Never> {
             _ = try? await withThrowingDiscardingTaskGroup { group in
-                try await listener.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await origin.serve(connection) }
-                    }
-                }
+                try await accepted.serveAll(from: listener, in: &group) { await origin.serve($0) }
                 group.cancelAll()
             }
         }

@@ -6,8 +6,10 @@ import NIOPosix
 enum ProxyServer {
     typealias Connection = NIOAsyncChannel<RoutedRequestPart, ResponsePart>
     typealias Listener = NIOAsyncChannel<Connection, Never>
+    typealias Accepted = AcceptedConnections<RoutedRequestPart, ResponsePart>
 
-    static func bind(context: ProxyContext, group: any EventLoopGroup) async throws -> Listener {
+    /// Binds the listening socket; each connection is admitted to `accepted` as it is made.
+    static func bind(context: ProxyContext, group: any EventLoopGroup, accepted: Accepted) async throws -> Listener {
         let configuration = context.configuration
         let policy = try configuration.security.requestPolicy(publicURL: configuration.publicURL)
         // The per-field limit also bounds the target: above the longest the routes take, so
@@ -58,7 +60,7 @@ enum ProxyServer {
                     try pipeline.addHandler(RequestGuardHandler(gate: gate, routes: routes))
                     try pipeline.addHandler(CacheHitHandler(responder: responder, routes: routes))
                     context.connections.add(channel)
-                    return try Connection(wrappingChannelSynchronously: channel)
+                    return accepted.admit(try Connection(wrappingChannelSynchronously: channel))
                 }
             }
     }

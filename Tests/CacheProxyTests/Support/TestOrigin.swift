@@ -1,3 +1,4 @@
+@testable import CacheProxy
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -113,22 +114,20 @@ final class TestOrigin: Sendable {
 
     /// Starts an origin on a free loopback port, or on `port` (an origin that comes back).
     static func start(port: Int = 0) async throws -> TestOrigin {
+        // Connections accepted as `stop()` closes the listener are closed, not dropped.
+        let accepted = AcceptedConnections<HTTPServerRequestPart, HTTPServerResponsePart>()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try Connection(wrappingChannelSynchronously: channel)
+                    return accepted.admit(try Connection(wrappingChannelSynchronously: channel))
                 }
             }
         let origin = TestOrigin(listener: listener)
         let task = Task<Void, Never> {
             _ = try? await withThrowingDiscardingTaskGroup { group in
-                try await listener.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await origin.serve(connection) }
-                    }
-                }
+                try await accepted.serveAll(from: listener, in: &group) { await origin.serve($0) }
                 group.cancelAll()
             }
         }
