@@ -5,8 +5,11 @@
 #   scripts/bench-hls.sh [SHAPE...]            every shape of Benchmarks/hls/generate.py, or these
 # Environment: SPARSECACHE=path measures that binary instead of building one; ROUNDS (Swift,
 # default 30; a sixth of it for playlists over 10 MB) and PYTHON_ROUNDS (default 3; 1 over
-# 10 MB) set the repetitions, of which the fastest counts; CALLGRIND=0 skips the instruction
-# counts.
+# 10 MB) set the repetitions, of which the fastest counts; ROUND_SECONDS (default 2) keeps both
+# sides timing rounds of each operation for at least that long, because this host's whole speed
+# drops to 0.6-0.7x for a second or two at a time (another tenant on the core, Docs/BENCHMARKS.md,
+# "HLS"), and thirty rounds of a fast parse fit inside one such period; CALLGRIND=0 skips the
+# instruction counts.
 #
 # Playlists are generated into .build-bench/hls (never committed) with a manifest of what each
 # holds; m3u8 is installed into a venv under .build-bench/venv on first use. Both sides' parses
@@ -16,6 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-30}
 python_rounds=${PYTHON_ROUNDS:-3}
+round_seconds=${ROUND_SECONDS:-2}
 work=.build-bench
 mkdir -p "$work"
 
@@ -92,8 +96,9 @@ for shape in "${shapes[@]}"; do
         shape_rounds=$(( (rounds + 5) / 6 ))
         shape_python_rounds=1
     fi
-    swift_out=$("$SPARSECACHE" hls bench "$file" --rounds "$shape_rounds" --iterations "$iterations")
-    python_out=$("$work/venv/bin/python" Benchmarks/hls/bench_m3u8.py "$file" "$shape_python_rounds")
+    swift_out=$("$SPARSECACHE" hls bench "$file" --rounds "$shape_rounds" --iterations "$iterations" \
+        --minimum-seconds "$round_seconds")
+    python_out=$("$work/venv/bin/python" Benchmarks/hls/bench_m3u8.py "$file" "$shape_python_rounds" 1 "$round_seconds")
     # What each side parsed must be what the generator wrote.
     read -r _ _ segments variants iframes renditions parts dateranges sessiondata keys sessionkeys <<<"$expected"
     want="segments=$segments variants=$variants iframes=$iframes renditions=$renditions parts=$parts"
@@ -138,7 +143,7 @@ for shape in "${shapes[@]}"; do
 done
 echo "binary: $SPARSECACHE; $(swift --version 2>&1 | head -1);" \
     "python m3u8 $("$work/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("m3u8"))');" \
-    "fastest of $rounds rounds (Swift) and $python_rounds (m3u8); load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    "fastest of at least $rounds rounds (Swift) and $python_rounds (m3u8), each operation timed for at least ${round_seconds} s; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ $failed -ne 0 ]; then
     echo "bench-hls: a check failed or a goal was missed" >&2
     exit 1

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The Python baseline for scripts/bench-hls.sh: globocom's `m3u8` package on the same files.
 
-    bench_m3u8.py FILE [ROUNDS] [ITERATIONS]
+    bench_m3u8.py FILE [ROUNDS] [ITERATIONS] [MINIMUM_SECONDS]
 
 Prints what the parse found (`counts ...`, for the caller to check) and, in MB/s of input
 (10^6 bytes per second), the fastest of ROUNDS rounds (default 5) of ITERATIONS runs (default 1)
-of each operation, each timed on its own:
+of each operation, each timed on its own; rounds go on past ROUNDS until the operation has been
+timed for MINIMUM_SECONDS (default 0), as `sparsecache hls bench --minimum-seconds` does:
 
 parse      m3u8.loads
 canonical  dumps() of a parsed playlist (the package's only serializer; it normalizes)
@@ -53,25 +54,29 @@ def rewrite(text):
     return playlist.dumps()
 
 
-def best(function, rounds, iterations):
+def best(function, rounds, iterations, minimum_seconds):
     fastest = float("inf")
-    for _ in range(rounds):
+    deadline = time.perf_counter() + minimum_seconds
+    done = 0
+    while done < rounds or time.perf_counter() < deadline:
         start = time.perf_counter()
         for _ in range(iterations):
             function()
         fastest = min(fastest, time.perf_counter() - start)
+        done += 1
     return fastest / iterations
 
 
 def main(argv):
-    if len(argv) not in (2, 3, 4):
+    if len(argv) not in (2, 3, 4, 5):
         sys.stderr.write(__doc__)
         return 2
     with open(argv[1], "rb") as handle:
         data = handle.read()
     text = data.decode("utf-8")
     rounds = int(argv[2]) if len(argv) >= 3 else 5
-    iterations = int(argv[3]) if len(argv) == 4 else 1
+    iterations = int(argv[3]) if len(argv) >= 4 else 1
+    minimum_seconds = float(argv[4]) if len(argv) == 5 else 0.0
     parsed = m3u8.loads(text, uri=BASE)
     # The package counts the parts after the last segment as a segment without a URI.
     segments = [segment for segment in parsed.segments if segment.uri]
@@ -83,7 +88,7 @@ def main(argv):
     for name, function in (("parse", lambda: m3u8.loads(text, uri=BASE)),
                            ("canonical", parsed.dumps),
                            ("rewrite", lambda: rewrite(text))):
-        print("%s %.2f MB/s" % (name, size / best(function, rounds, iterations)))
+        print("%s %.2f MB/s" % (name, size / best(function, rounds, iterations, minimum_seconds)))
     return 0
 
 

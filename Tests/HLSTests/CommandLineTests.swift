@@ -140,4 +140,17 @@ import TestSupport
         let oneText = String(decoding: one.output, as: UTF8.self)
         #expect(one.status == 0 && oneText.contains("\nparse ") && !oneText.contains("\nrewrite "))
     }
+
+    @Test
+    func benchKeepsTimingRoundsForTheMinimumSeconds() throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try Self.run("hls", "bench", Self.fixture("ffmpeg/ts.m3u8"), "--operation", "parse", "--rounds", "1",
+                                  "--iterations", "1", "--minimum-seconds", "0.5")
+        // A lower bound only: one round of a six-segment playlist takes microseconds.
+        #expect(clock.now - started >= .milliseconds(500))
+        #expect(result.status == 0 && String(decoding: result.output, as: UTF8.self).contains("\nparse "))
+        let negative = try Self.run("hls", "bench", Self.fixture("ffmpeg/ts.m3u8"), "--minimum-seconds", "-1")
+        #expect(negative.status != 0)
+    }
 }

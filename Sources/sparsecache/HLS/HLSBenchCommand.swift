@@ -1,7 +1,7 @@
 import ArgumentParser
 import HLS
 
-/// `sparsecache hls bench FILE [--rounds R] [--iterations N] [--operation OP]`: in-process
+/// `sparsecache hls bench FILE [--rounds R] [--iterations N] [--minimum-seconds S] [--operation OP]`: in-process
 /// throughput of parse, format, canonical format and rewrite, and what the parse found.
 struct HLSBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +10,9 @@ struct HLSBenchCommand: ParsableCommand {
         discussion: """
             MB/s is input megabytes (10^6 bytes) per second of the fastest of R rounds of N iterations: on a \
             shared machine other work only ever slows a round down, so the fastest is the closest to the \
-            code's own speed. Every iteration's result is checked (a parse that fails, or finds another \
+            code's own speed. With --minimum-seconds S, rounds go on past R until the operation has \
+            been timed for S seconds: a host whose whole speed drops for a second or two at a time \
+            (another tenant on the core) then still has a fast period among the rounds. Every iteration's result is checked (a parse that fails, or finds another \
             number of segments, stops the benchmark with exit 1). The first line counts what the parse \
             found, for the caller to check. glibc returns large freed blocks to the kernel, so each \
             iteration may pay page faults for memory the previous one freed; scripts/bench-hls.sh sets \
@@ -36,6 +38,9 @@ struct HLSBenchCommand: ParsableCommand {
     @Option(help: "Timed rounds; the fastest is reported.")
     var rounds: Int = 20
 
+    @Option(help: "Keep timing rounds past --rounds until this many seconds have passed.")
+    var minimumSeconds: Double = 0
+
     @Option(help: "Iterations per round.")
     var iterations: Int = 10
 
@@ -48,6 +53,7 @@ struct HLSBenchCommand: ParsableCommand {
     func validate() throws {
         guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
         guard rounds > 0 else { throw ValidationError("--rounds must be positive") }
+        guard minimumSeconds >= 0, minimumSeconds <= 600 else { throw ValidationError("--minimum-seconds must be 0 to 600") }
     }
 
     func run() throws {
@@ -110,15 +116,19 @@ struct HLSBenchCommand: ParsableCommand {
         if sink == -1 { writeToStandardOutput("\n") }
     }
 
-    /// Best throughput of `rounds` rounds of `iterations` runs, in MB/s of input.
+    /// Best throughput of at least `rounds` rounds of `iterations` runs, and of as many more as
+    /// fit in `minimumSeconds`, in MB/s of input.
     private func measure(_ inputBytes: Int, _ body: () -> Void) -> Double {
         let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(minimumSeconds))
         var best = Duration.seconds(Int64.max)
-        for _ in 0..<rounds {
+        var round = 0
+        while round < rounds || clock.now < deadline {
             let elapsed = clock.measure {
                 for _ in 0..<iterations { body() }
             }
             best = min(best, elapsed)
+            round += 1
         }
         let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         return Double(inputBytes) * Double(iterations) / max(seconds, 1e-9) / 1e6
