@@ -132,6 +132,36 @@ struct LinkSchedulerTests {
         #expect(scheduler.mayProceed(FetchOwnership(urgency: .start, rank: FetchRank(5))), "a start of any rank outranks the heads")
     }
 
+    @Test("A job's held place keeps the next video's background fetches waiting between the job's fetches, until it is released; players' fetches never wait for it")
+    func heldPlaceHoldsBackgroundFetchesBehindIt() async throws {
+        let scheduler = LinkScheduler()
+        let first = FetchRank(0)
+        let place = scheduler.holdPlace(FetchOwnership(urgency: .ahead, rank: first, preemptible: true, withdrawable: true))
+        // No transfer is registered: without the place, the link would look free.
+        #expect(scheduler.leadingUrgency == .orphaned)
+        let nextVideo = FetchOwnership(urgency: .ahead, rank: FetchRank(1), preemptible: true)
+        let turnCame = Atomic<Bool>(false)
+        let waiting = Task {
+            try await scheduler.waitForTurn(nextVideo)
+            turnCame.store(true, ordering: .relaxed)
+        }
+        // A player's fetch does not wait behind a place, and neither does the job's own.
+        try await scheduler.waitForTurn(FetchOwnership(urgency: .deep))
+        try await scheduler.waitForTurn(FetchOwnership(urgency: .ahead, rank: first, preemptible: true))
+        try await Task.sleep(for: .milliseconds(100))
+        let cameWhileHeld = turnCame.load(ordering: .relaxed)
+        #expect(!cameWhileHeld, "the next video's fetch waits behind the place")
+        scheduler.releasePlace(place)
+        try await waiting.value
+        // A withdrawn place (its job left the list) holds nothing.
+        let dropped = FetchRank(0)
+        let droppedPlace = scheduler.holdPlace(FetchOwnership(urgency: .ahead, rank: dropped, preemptible: true, withdrawable: true))
+        dropped.withdraw()
+        scheduler.ranksChanged()
+        try await scheduler.waitForTurn(FetchOwnership(urgency: .ahead, rank: FetchRank(1), preemptible: true))
+        scheduler.releasePlace(droppedPlace)
+    }
+
     @Test("A fetch goes by its job's place now, not the place it had when it began: at a swipe the new first head stops the second's")
     func rankIsReadLive() async throws {
         let scheduler = LinkScheduler()

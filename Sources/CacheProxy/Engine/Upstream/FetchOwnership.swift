@@ -46,6 +46,10 @@ final class FetchOwnership: Sendable {
     private let ownPreemptible: Bool
     private let preempted = Atomic<Bool>(false)
 
+    /// Whether no client's response started the fetch (a prefetch, a session's buffering, a
+    /// download): it waits behind the places prefetch jobs hold (``LinkScheduler/holdPlace(_:)``).
+    var isBackground: Bool { ownPreemptible }
+
     /// Whether the fetch is of a resource its owner has not begun, and its owner left the list
     /// (``FetchRank/withdraw()``): it gives up its wait for a turn instead of asking the origin.
     /// A resource begun (bytes fetched, then a cut) is finished: the video dropped from the list

@@ -31,6 +31,9 @@ final class LinkScheduler: Sendable {
         /// Fetches waiting for their turn before they ask the origin: a client that follows
         /// their bytes raises them too (they hold claimed bytes that it waits for).
         var waiting: [UInt64: Transfer] = [:]
+        /// Places held by prefetch jobs for their whole start (``holdPlace(_:)``): background
+        /// fetches ranked after one wait, even between two of its fetches.
+        var places: [UInt64: FetchOwnership] = [:]
         var nextTransfer: UInt64 = 0
         /// Paused transfers, woken at every change to look again.
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -115,6 +118,27 @@ final class LinkScheduler: Sendable {
         return identifier
     }
 
+    /// Holds a place at `ownership`'s priority until ``releasePlace(_:)``: a prefetch job's
+    /// start. A job fetches its resources one after another, and between two of them (a
+    /// playlist parsed, a segment stored) it has no fetch registered; the next video's job,
+    /// waiting for its turn, would find the link free then and ask for its own segment first.
+    /// Only background fetches (``FetchOwnership/isBackground``) wait behind a place: a
+    /// player's fetch never does, since the job may itself be waiting for that player's bytes.
+    /// A withdrawn place (its job left the list) holds nothing. Returns what names it.
+    func holdPlace(_ ownership: FetchOwnership) -> UInt64 {
+        state.withLock { state in
+            state.nextTransfer += 1
+            state.places[state.nextTransfer] = ownership
+            return state.nextTransfer
+        }
+    }
+
+    /// The job's start has ended: the fetches behind its place look again.
+    func releasePlace(_ place: UInt64) {
+        let removed = state.withLock { $0.places.removeValue(forKey: place) != nil }
+        if removed { reevaluate() }
+    }
+
     /// A fetch that waited for its turn will not transfer (cancelled, failed before it asked):
     /// those behind it look again.
     func forget(_ waiting: UInt64) {
@@ -130,7 +154,11 @@ final class LinkScheduler: Sendable {
             // A more urgent fetch about to ask goes first: woken together when a start ends, the
             // next video's head and the one after it would otherwise both find the link free.
             let (generation, outranked) = state.withLock { state in
-                (state.generation, state.waiting.values.contains { $0.ownership.priority < ownership.priority })
+                let priority = ownership.priority
+                let behindFetch = state.waiting.values.contains { $0.ownership.priority < priority }
+                let behindPlace = ownership.isBackground
+                    && state.places.values.contains { !$0.isWithdrawn && $0.priority < priority }
+                return (state.generation, behindFetch || behindPlace)
             }
             if mayProceed(ownership), !outranked { return }
             if ownership.urgency == .orphaned { return }

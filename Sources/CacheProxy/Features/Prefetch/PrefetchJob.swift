@@ -22,6 +22,9 @@ final class PrefetchJob: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Its place in the app's list (0: the next video): the next video's start goes first.
     let rank = FetchRank()
+    /// The place its start holds among the link's fetches (``LinkScheduler/holdPlace(_:)``),
+    /// 0 once the start has ended.
+    private let startPlace = Atomic<UInt64>(0)
 
     init(environment: FetchEnvironment, origin: OriginURL, budget: PrefetchRequest.Budget, variant: PrefetchRequest.VariantChoice,
          headers: OriginHeaderFields = OriginHeaderFields()) {
@@ -51,6 +54,9 @@ final class PrefetchJob: Sendable {
 
     /// Runs the job; returns a note about what it left out, if anything.
     func run() async throws -> String? {
+        let place = FetchOwnership(urgency: .ahead, rank: rank, preemptible: true, withdrawable: true)
+        startPlace.store(environment.upstream.scheduler.holdPlace(place), ordering: .relaxed)
+        defer { endStart() }
         if PlaylistDetection.hasPlaylistExtension(origin) { return try await warmPresentation(origin) }
         #if DASH
         if PlaylistDetection.hasDASHExtension(origin) { return try await warmDASHPresentation(origin) }
@@ -96,6 +102,12 @@ final class PrefetchJob: Sendable {
         var fetched: [ResourceWarmer.FetchedPlaylist] = []
         for origin in origins { fetched.append(try await fetchPlaylist(origin)) }
         return fetched
+    }
+
+    /// The video's start is fetched (or the job ends): the jobs after it may fetch theirs.
+    private func endStart() {
+        let place = startPlace.exchange(0, ordering: .relaxed)
+        if place != 0 { environment.upstream.scheduler.releasePlace(place) }
     }
 
     /// The job left the list: the resource in flight is finished, nothing more is started.
@@ -194,6 +206,7 @@ final class PrefetchJob: Sendable {
                 range = ByteRange(offset: start, length: min(range?.length ?? UInt64.max - start, remaining))
             }
         }
+        if urgency != .ahead { endStart() }
         try await admit(estimate: size)
         // A prefetch pauses while players need the link, and a pause longer than the origin's
         // read timeout ends its transfer: the gap is fetched again, not the video given up.
