@@ -1,8 +1,8 @@
 import ArgumentParser
 import HLS
 
-/// `sparsecache hls bench FILE [--rounds R] [--iterations N] [--minimum-seconds S] [--operation OP]`: in-process
-/// throughput of parse, format, canonical format and rewrite, and what the parse found.
+/// `sparsecache hls bench FILE [--rounds R] [--minimum-seconds S] [--iterations N] [--operation OP]`:
+/// in-process throughput of parse, format, canonical format and rewrite, and what the parse found.
 struct HLSBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -12,8 +12,9 @@ struct HLSBenchCommand: ParsableCommand {
             shared machine other work only ever slows a round down, so the fastest is the closest to the \
             code's own speed. With --minimum-seconds S, rounds go on past R until the operation has \
             been timed for S seconds: a host whose whole speed drops for a second or two at a time \
-            (another tenant on the core) then still has a fast period among the rounds. Every iteration's result is checked (a parse that fails, or finds another \
-            number of segments, stops the benchmark with exit 1). The first line counts what the parse \
+            (another tenant on the core) then still has a fast period among the rounds. Every \
+            iteration's result is checked (a parse that fails, or finds another number of segments, \
+            stops the benchmark with exit 1). The first line counts what the parse \
             found, for the caller to check. glibc returns large freed blocks to the kernel, so each \
             iteration may pay page faults for memory the previous one freed; scripts/bench-hls.sh sets \
             MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ to keep it, as a warmed-up long-running \
