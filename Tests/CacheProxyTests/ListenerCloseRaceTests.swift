@@ -16,17 +16,21 @@ struct ListenerCloseRaceTests {
                 let port = harness.port
                 let stop = Atomic<Bool>(false)
                 let opened = Atomic<Int>(0)
-                // Threads, not tasks: connects must race the event loops, not wait for them.
+                let finished = Atomic<Int>(0)
+                // Threads, not tasks: connects must race the event loops, not wait for them. Each
+                // holds at most 64 connections, so that tests running beside this one keep their
+                // file descriptors.
                 let threads = (0..<4).map { _ in
                     Thread {
                         var held: [RawConnection] = []
-                        while !stop.load(ordering: .relaxed) {
+                        while !stop.load(ordering: .relaxed) && held.count < 64 {
                             if let connection = try? RawConnection(port: port) {
                                 held.append(connection)
                                 opened.add(1, ordering: .relaxed)
                             }
                         }
-                        _ = held
+                        held.removeAll()
+                        finished.add(1, ordering: .relaxed)
                     }
                 }
                 threads.forEach { $0.start() }
@@ -34,6 +38,7 @@ struct ListenerCloseRaceTests {
                 harness.proxy.shutdown()
                 try await Task.sleep(for: .milliseconds(20))
                 stop.store(true, ordering: .relaxed)
+                while finished.load(ordering: .relaxed) < threads.count { try await Task.sleep(for: .milliseconds(1)) }
             }
         }
     }
