@@ -20,9 +20,13 @@ struct RefusalReasonTests {
             // An origin URL pasted without percent-encoding: its own query splits at `&`.
             statuses.append(try await harness.fetch(base + "/proxy?url=http://127.0.0.1:1/a.m3u8?a=1&b=2").status)
             statuses.append(try await harness.fetch(harness.proxyURL(forOrigin: "http://elsewhere.example/a.ts")).status)
-            await harness.origin.stop()
+            // A port where nothing listens, not the origin stopped: the proxy's pooled connection
+            // to a stopped origin can fail as closed or reset before any connect is refused.
+            let down = try RefusingPort()
             // Three refused connections open the breaker; the fourth request is refused by it.
-            for segment in 0..<4 { statuses.append(try await harness.get("/s\(segment).ts").status) }
+            for segment in 0..<4 {
+                statuses.append(try await harness.fetch(harness.proxyURL(forOrigin: "http://127.0.0.1:\(down.port)/s\(segment).ts")).status)
+            }
         }
         #expect(statuses == [200, 400, 403, 502, 502, 502, 502])
         try #require(lines.count == 7, "\(lines)")
