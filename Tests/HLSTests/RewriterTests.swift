@@ -99,6 +99,21 @@ import Testing
         #expect(rewritten.variants.first?.uri == Self.proxied("https://origin.example.com/path/to/video/720p/index.m3u8"))
     }
 
+    /// Found by FuzzHLSSession (kept as `media-between-a-dropped-variant-and-its-uri`): the
+    /// rewriter dropped every line from a dropped variant's tag to its URI, and with them an
+    /// EXT-X-MEDIA written between the two, which the kept variant's AUDIO named.
+    @Test func aDroppedVariantKeepsTheLinesBetweenItsTagAndItsURI() throws {
+        let input = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a2\",NAME=\"\"\n"
+            + "# the low variant\ns.m3u8\n\n#EXT-X-STREAM-INF:BANDWIDTH=6,AUDIO=\"a2\"\na.m3u8\n"
+        let policy = HLSProxyRewritePolicy(endpoint: Self.endpoint, keepVariant: { $0.index == 1 })
+        let output = try Self.rewrite(input, policy)
+        let rewritten = try HLSPlaylist(parsing: Array(output.utf8), options: HLSParserOptions(mode: .strict))
+        #expect(rewritten.variants.map(\.bandwidth) == [6])
+        #expect(rewritten.renditions.map(\.groupID) == ["a2"])
+        #expect(output.hasPrefix("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a2\",NAME=\"\"\n# the low variant\n#EXT-X-STREAM-INF:BANDWIDTH=6,"),
+                "the tag, the URI line and the blank line after it are gone: \(output)")
+    }
+
     @Test func insertsABandwidthAttributeWhenMissing() throws {
         let policy = HLSProxyRewritePolicy(endpoint: Self.endpoint, bandwidthOverride: { _ in 42 })
         let output = try Self.rewrite("#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"x\"\na.m3u8\n#EXT-X-STREAM-INF\nb.m3u8\n", policy)

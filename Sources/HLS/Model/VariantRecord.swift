@@ -3,8 +3,6 @@ struct VariantRecord: Sendable {
     var tag: TagRecord
     /// The URI line (STREAM-INF) or the URI attribute's content (I-FRAME-STREAM-INF).
     var uri: ByteSpan
-    /// Index of the URI line, or -1 for an I-frame variant.
-    var uriLine: Int32
     var bandwidth: UInt64?
     var averageBandwidth: UInt64?
     var isIFrame: Bool

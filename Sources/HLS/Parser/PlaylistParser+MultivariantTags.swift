@@ -146,7 +146,7 @@ extension PlaylistParser {
         }
         let record = list.record
         unverifiedVariants.append(record.attributes.start)
-        var variant = VariantRecord(tag: record, uri: .empty, uriLine: -1, bandwidth: nil, averageBandwidth: nil,
+        var variant = VariantRecord(tag: record, uri: .empty, bandwidth: nil, averageBandwidth: nil,
                                     isIFrame: false)
         for index in record.attributes.indices {
             let item = attributes[index]
@@ -188,7 +188,7 @@ extension PlaylistParser {
             | AttributeName.hdcpLevel.bit | AttributeName.videoRange.bit
         guard list.quotes(quoted, andNot: unquoted), list.holds(.bandwidth), let bandwidth = quickInteger(.bandwidth)
         else { return nil }
-        var variant = VariantRecord(tag: list.record, uri: .empty, uriLine: -1, bandwidth: bandwidth,
+        var variant = VariantRecord(tag: list.record, uri: .empty, bandwidth: bandwidth,
                                     averageBandwidth: nil, isIFrame: false)
         if list.holds(.averageBandwidth) {
             guard let averageBandwidth = quickInteger(.averageBandwidth) else { return nil }
@@ -215,7 +215,6 @@ extension PlaylistParser {
         guard let (pendingRecord, tagLine) = pendingVariant else { return }
         var variant = pendingRecord
         variant.uri = uri
-        variant.uriLine = Int32(lineIndex)
         let variantIndex = Int32(storage.variants.count)
         lines[Int(tagLine)].item = variantIndex
         currentLine.kind = .variantURI

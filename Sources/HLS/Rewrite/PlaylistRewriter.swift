@@ -1,6 +1,7 @@
 /// One pass over the lines that copies the source and replaces only the bytes of URIs (and
-/// BANDWIDTH values) the policy changes; dropped variants lose their tag and URI line, dropped
-/// renditions their line, each with the blank lines right after it.
+/// BANDWIDTH values) the policy changes; dropped variants lose their tag and URI line (the URI
+/// line with the blank lines right after it), dropped I-frame variants and renditions their line
+/// with the blank lines right after it.
 ///
 /// Unchanged bytes are copied in runs as long as possible (`copied` marks where the pending run
 /// starts), and a relative reference against a plain base directory reuses the directory's
@@ -81,14 +82,21 @@ struct PlaylistRewriter: ~Copyable {
                     segment = item + 1
                 case .tag where line.tag == .byteRange:
                     writeImpliedOffset(line, segment: segment, source: source)
+                case .variantURI where decisions[item] == .drop:
+                    flush(upTo: line.lowerBound, source: source)
+                    lineIndex = skippingBlankLines(after: lineIndex - 1, lines)
+                    copied = lines[lineIndex - 1].upperBound
                 case .variantURI:
                     rewriteLine(line, source: source, reference: HLSURIReference(role: .variant, index: variantIndices[item]))
                 case .tag where item >= 0 && (line.tag == .streamInf || line.tag == .iFrameStreamInf):
                     switch decisions[item] {
                     case .drop:
+                        // The tag alone: its URI line goes when it comes. Lines between the two
+                        // (an EXT-X-MEDIA, a comment) are not the variant's and stay.
                         flush(upTo: line.lowerBound, source: source)
-                        let last = line.tag == .streamInf ? Int(storage.variants[item].uriLine) : lineIndex - 1
-                        lineIndex = skippingBlankLines(after: last, lines)
+                        if line.tag == .iFrameStreamInf {
+                            lineIndex = skippingBlankLines(after: lineIndex - 1, lines)
+                        }
                         copied = lines[lineIndex - 1].upperBound
                     case .keep:
                         rewriteTag(line, at: lineIndex - 1, source: source, bandwidth: nil)
